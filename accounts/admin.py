@@ -1,0 +1,28 @@
+from django.contrib import admin
+from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
+
+from accounts.models import User
+
+
+@admin.register(User)
+class UserAdmin(BaseUserAdmin):
+    list_display = ("username", "email", "plan", "timezone", "date_joined", "is_staff")
+    list_filter = ("plan", "is_staff", "is_active")
+    fieldsets = (
+        *BaseUserAdmin.fieldsets,
+        (
+            "Study",
+            {
+                "fields": (
+                    "plan",
+                    "timezone",
+                    "desired_retention",
+                    "new_cards_per_day",
+                    "reviews_per_day",
+                    "day_starts_at_hour",
+                    "reminder_hour",
+                    "email_reminders",
+                )
+            },
+        ),
+    )

@@ -1,0 +1,80 @@
+from django.contrib.auth import password_validation
+from django.core.exceptions import ValidationError as DjangoValidationError
+from rest_framework import serializers
+
+from accounts.models import User
+
+
+class UserSerializer(serializers.ModelSerializer[User]):
+    class Meta:
+        model = User
+        fields = (
+            "id",
+            "username",
+            "email",
+            "plan",
+            "timezone",
+            "desired_retention",
+            "new_cards_per_day",
+            "reviews_per_day",
+            "day_starts_at_hour",
+            "reminder_hour",
+            "email_reminders",
+            "date_joined",
+        )
+        read_only_fields = ("id", "username", "plan", "date_joined")
+        extra_kwargs = {
+            "timezone": {"help_text": "An IANA time zone name, e.g. 'Europe/Berlin'."},
+            "desired_retention": {
+                "help_text": "The chance of recall the scheduler aims for, 0.70 to 0.99."
+            },
+            "day_starts_at_hour": {"help_text": "The local hour a new study day starts (0-23)."},
+            "reminder_hour": {"help_text": "The local hour for due-review reminders (0-23)."},
+        }
+
+
+class RegisterSerializer(serializers.Serializer[None]):
+    username = serializers.RegexField(
+        r"^[\w.@+-]+\Z",
+        max_length=150,
+        error_messages={"invalid": "Use letters, digits and @ . + - _ only."},
+    )
+    password = serializers.CharField(max_length=128, write_only=True, trim_whitespace=False)
+    email = serializers.EmailField(required=False, allow_blank=True, max_length=254, default="")
+
+    def validate_username(self, value: str) -> str:
+        if User.objects.filter(username__iexact=value).exists():
+            raise serializers.ValidationError("That username is taken.", code="taken")
+        return value
+
+    def validate(self, attrs: dict[str, str]) -> dict[str, str]:
+        candidate = User(username=attrs["username"], email=attrs.get("email", ""))
+        try:
+            password_validation.validate_password(attrs["password"], candidate)
+        except DjangoValidationError as exc:
+            raise serializers.ValidationError({"password": list(exc.messages)}) from exc
+        return attrs
+
+
+class RegisterResponseSerializer(serializers.Serializer[None]):
+    user = UserSerializer()
+    token = serializers.CharField()
+
+
+class LoginSerializer(serializers.Serializer[None]):
+    username = serializers.CharField(max_length=150)
+    password = serializers.CharField(max_length=128, trim_whitespace=False)
+    session = serializers.BooleanField(
+        default=False,
+        help_text="Also start a browser session (cookie + CSRF) for the web app.",
+    )
+
+
+class LoginResponseSerializer(serializers.Serializer[None]):
+    token = serializers.CharField()
+    expiry = serializers.DateTimeField(allow_null=True)
+    user = UserSerializer()
+
+
+class PasswordSerializer(serializers.Serializer[None]):
+    password = serializers.CharField(max_length=128, trim_whitespace=False)

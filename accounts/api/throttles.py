@@ -1,0 +1,25 @@
+from typing import Any
+
+from rest_framework.throttling import SimpleRateThrottle
+
+
+class LoginThrottle(SimpleRateThrottle):
+    """Login attempts per username and client address, so guessing one account is slow."""
+
+    scope = "login"
+
+    def get_cache_key(self, request: Any, view: Any) -> str:
+        username = ""
+        if isinstance(request.data, dict):
+            username = str(request.data.get("username", ""))[:150].lower()
+        return self.cache_format % {
+            "scope": self.scope,
+            "ident": f"{self.get_ident(request)}:{username}",
+        }
+
+
+class RegisterThrottle(SimpleRateThrottle):
+    scope = "register"
+
+    def get_cache_key(self, request: Any, view: Any) -> str:
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}

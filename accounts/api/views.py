@@ -1,0 +1,182 @@
+from typing import Any
+
+from django.contrib.auth import authenticate, login, logout
+from django.views.decorators.csrf import ensure_csrf_cookie
+from django.utils.decorators import method_decorator
+from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
+from rest_framework import serializers, status
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accounts import selectors, services
+from accounts.api.serializers import (
+    LoginResponseSerializer,
+    LoginSerializer,
+    PasswordSerializer,
+    RegisterResponseSerializer,
+    RegisterSerializer,
+    UserSerializer,
+)
+from accounts.api.throttles import LoginThrottle, RegisterThrottle
+from config.problems import Problem
+
+
+class RegisterView(APIView):
+    permission_classes = [AllowAny]
+    authentication_classes: list[type] = []
+    throttle_classes = [RegisterThrottle]
+
+    @extend_schema(
+        request=RegisterSerializer,
+        responses={201: RegisterResponseSerializer},
+        summary="Create an account and get its first token",
+    )
+    def post(self, request: Request) -> Response:
+        body = RegisterSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        user, token = services.user_register(**body.validated_data)
+        return Response(
+            {"user": UserSerializer(user).data, "token": token}, status=status.HTTP_201_CREATED
+        )
+
+
+class LoginView(APIView):
+    permission_classes = [AllowAny]
+    authentication_classes: list[type] = []
+    throttle_classes = [LoginThrottle]
+
+    @extend_schema(
+        request=LoginSerializer,
+        responses={200: LoginResponseSerializer},
+        summary="Sign in: a new per-device token that expires",
+    )
+    def post(self, request: Request) -> Response:
+        body = LoginSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        user = authenticate(
+            request._request,
+            username=body.validated_data["username"],
+            password=body.validated_data["password"],
+        )
+        if user is None or not user.is_active:
+            raise Problem(
+                status_code=400,
+                slug="invalid-credentials",
+                title="Wrong username or password",
+                detail="The username and password do not match an account.",
+                errors=[
+                    {
+                        "field": "password",
+                        "code": "invalid_credentials",
+                        "message": "The username and password do not match an account.",
+                    }
+                ],
+            )
+        instance, token = services.token_create(user=user)
+        if body.validated_data["session"]:
+            login(request._request, user)
+        return Response(
+            {"token": token, "expiry": instance.expiry, "user": UserSerializer(user).data}
+        )
+
+
+class LogoutView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses={204: None}, summary="Revoke this device's token")
+    def post(self, request: Request) -> Response:
+        if request.auth is not None:
+            services.token_revoke(token=request.auth)
+        logout(request._request)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class LogoutAllView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses={204: None}, summary="Revoke every token of the caller")
+    def post(self, request: Request) -> Response:
+        services.tokens_revoke_all(user=request.user)
+        logout(request._request)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+@method_decorator(ensure_csrf_cookie, name="get")
+class CsrfView(APIView):
+    permission_classes = [AllowAny]
+    authentication_classes: list[type] = []
+
+    @extend_schema(
+        responses={204: None},
+        summary="Set the csrftoken cookie for the web app's session requests",
+    )
+    def get(self, request: Request) -> Response:
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class MeView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses={200: UserSerializer}, summary="The caller and their study settings")
+    def get(self, request: Request) -> Response:
+        return Response(UserSerializer(request.user).data)
+
+    @extend_schema(
+        request=UserSerializer,
+        responses={200: UserSerializer},
+        summary="Change study settings (plan and username are read-only)",
+    )
+    def patch(self, request: Request) -> Response:
+        body = UserSerializer(request.user, data=request.data, partial=True)
+        body.is_valid(raise_exception=True)
+        user = services.user_update_settings(user=request.user, **body.validated_data)
+        return Response(UserSerializer(user).data)
+
+    @extend_schema(
+        request=PasswordSerializer,
+        responses={204: None},
+        summary="Delete the account and all of its learning data",
+    )
+    def delete(self, request: Request) -> Response:
+        body = PasswordSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        try:
+            services.user_delete(user=request.user, password=body.validated_data["password"])
+        except services.WrongPassword:
+            raise Problem(
+                status_code=400,
+                slug="wrong-password",
+                title="Wrong password",
+                detail="The password is not right; the account was not deleted.",
+                errors=[
+                    {"field": "password", "code": "wrong_password", "message": "Wrong password."}
+                ],
+            ) from None
+        logout(request._request)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class ExportView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        responses={
+            200: OpenApiResponse(
+                response=inline_serializer(
+                    "Export",
+                    {
+                        "exported_at": serializers.DateTimeField(),
+                        "profile": serializers.DictField(),
+                        "tokens": serializers.ListField(child=serializers.DictField()),
+                    },
+                ),
+                description="Everything the service holds about the caller.",
+            )
+        },
+        summary="Export everything held about the caller",
+    )
+    def get(self, request: Request) -> Response:
+        data: dict[str, Any] = selectors.user_export(user=request.user)
+        return Response(data)

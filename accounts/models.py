@@ -1,0 +1,56 @@
+from zoneinfo import available_timezones
+
+from django.contrib.auth.models import AbstractUser
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+
+
+def validate_timezone(value: str) -> None:
+    from django.core.exceptions import ValidationError
+
+    if value not in available_timezones():
+        raise ValidationError(
+            f"'{value}' is not a known time zone; use an IANA name such as 'Europe/Berlin'.",
+            code="unknown_timezone",
+        )
+
+
+class User(AbstractUser):
+    """A learner (and, when they create a classroom, a teacher) with their study settings."""
+
+    class Plan(models.TextChoices):
+        FREE = "free", "Free"
+        PRO = "pro", "Pro"
+
+    plan = models.CharField(max_length=8, choices=Plan.choices, default=Plan.FREE)
+    timezone = models.CharField(max_length=64, default="UTC", validators=[validate_timezone])
+    desired_retention = models.FloatField(
+        default=0.9, validators=[MinValueValidator(0.7), MaxValueValidator(0.99)]
+    )
+    new_cards_per_day = models.PositiveSmallIntegerField(
+        default=20, validators=[MaxValueValidator(500)]
+    )
+    reviews_per_day = models.PositiveIntegerField(
+        default=200, validators=[MaxValueValidator(10_000)]
+    )
+    day_starts_at_hour = models.PositiveSmallIntegerField(
+        default=4, validators=[MaxValueValidator(23)]
+    )
+    reminder_hour = models.PositiveSmallIntegerField(default=18, validators=[MaxValueValidator(23)])
+    email_reminders = models.BooleanField(default=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(desired_retention__gte=0.7, desired_retention__lte=0.99),
+                name="user_desired_retention_range",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(day_starts_at_hour__lte=23, reminder_hour__lte=23),
+                name="user_hours_range",
+            ),
+        ]
+
+    @property
+    def is_pro(self) -> bool:
+        return self.plan == self.Plan.PRO

@@ -1,0 +1,270 @@
+"""Every error the API sends is an RFC 9457 problem document (application/problem+json).
+
+Views and services raise DRF exceptions (or `Problem` for our own kinds); the exception handler
+turns each into `{type, title, status, detail, errors?}`. Django-level errors under /api/
+(unknown URL, uncaught exception, CSRF failure, bad Host) get the same shape.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.views import defaults
+from django.views.csrf import csrf_failure as django_csrf_failure
+from rest_framework import exceptions
+from rest_framework.renderers import JSONRenderer
+from rest_framework.response import Response
+
+PROBLEM_CONTENT_TYPE = "application/problem+json"
+TYPE_BASE = "/problems/"
+
+logger = logging.getLogger(__name__)
+
+
+class ProblemJSONRenderer(JSONRenderer):
+    """Lets a client that asks only for application/problem+json still get an answer."""
+
+    media_type = PROBLEM_CONTENT_TYPE
+
+
+class Problem(exceptions.APIException):
+    """An error of our own kind, with a stable type slug and optional per-field errors."""
+
+    def __init__(
+        self,
+        *,
+        status_code: int,
+        slug: str,
+        title: str,
+        detail: str,
+        errors: list[dict[str, Any]] | None = None,
+    ) -> None:
+        super().__init__(detail=detail, code=slug)
+        self.status_code = status_code
+        self.slug = slug
+        self.title = title
+        self.errors = errors or []
+
+
+# DRF exception class -> (type slug, title). Order matters: first isinstance match wins.
+_KINDS: list[tuple[type[exceptions.APIException], str, str]] = [
+    (exceptions.ValidationError, "validation-error", "The request has invalid fields"),
+    (exceptions.ParseError, "malformed-request", "The request body could not be read"),
+    (exceptions.AuthenticationFailed, "not-authenticated", "Authentication failed"),
+    (exceptions.NotAuthenticated, "not-authenticated", "Authentication required"),
+    (exceptions.PermissionDenied, "forbidden", "Not allowed"),
+    (exceptions.NotFound, "not-found", "Not found"),
+    (exceptions.MethodNotAllowed, "method-not-allowed", "Method not allowed"),
+    (exceptions.NotAcceptable, "not-acceptable", "Cannot produce the requested format"),
+    (exceptions.UnsupportedMediaType, "unsupported-media-type", "Unsupported media type"),
+    (exceptions.Throttled, "too-many-requests", "Too many requests"),
+]
+
+
+def problem_body(
+    *,
+    status_code: int,
+    slug: str,
+    title: str,
+    detail: str,
+    errors: list[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
+    body: dict[str, Any] = {
+        "type": TYPE_BASE + slug,
+        "title": title,
+        "status": status_code,
+        "detail": detail,
+    }
+    if errors:
+        body["errors"] = errors
+    return body
+
+
+def flatten_errors(details: Any, path: str = "") -> list[dict[str, Any]]:
+    """DRF's nested {field: [ErrorDetail]} -> [{field: "a.b.0.c", code, message}]."""
+    if isinstance(details, dict) and set(details) == {"message", "code"}:
+        return [{"field": path or None, "code": details["code"], "message": details["message"]}]
+    if isinstance(details, dict):
+        out: list[dict[str, Any]] = []
+        for key, value in details.items():
+            name = "" if key == "non_field_errors" else str(key)
+            out += flatten_errors(value, f"{path}.{name}" if path and name else path or name)
+        return out
+    if isinstance(details, list):
+        out = []
+        for index, value in enumerate(details):
+            nested = isinstance(value, dict) and set(value) != {"message", "code"}
+            child = f"{path}.{index}" if nested or isinstance(value, list) else path
+            out += flatten_errors(value, child)
+        return out
+    return [{"field": path or None, "code": "invalid", "message": str(details)}]
+
+
+def _summary(errors: list[dict[str, Any]]) -> str:
+    first = errors[0]
+    prefix = f"{first['field']}: " if first["field"] else ""
+    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+    return f"{prefix}{first['message']}{more}"
+
+
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    elif isinstance(exc, DjangoPermissionDenied):
+        exc = exceptions.PermissionDenied()
+    if not isinstance(exc, exceptions.APIException):
+        return None  # a real bug: Django's handler500 answers with a problem document
+
+    headers: dict[str, str] = {}
+    if getattr(exc, "auth_header", None):
+        headers["WWW-Authenticate"] = exc.auth_header  # type: ignore[attr-defined]
+    if isinstance(exc, exceptions.Throttled) and exc.wait is not None:
+        headers["Retry-After"] = str(int(exc.wait) + 1)
+
+    if isinstance(exc, Problem):
+        body = problem_body(
+            status_code=exc.status_code,
+            slug=exc.slug,
+            title=exc.title,
+            detail=str(exc.detail),
+            errors=exc.errors,
+        )
+    else:
+        slug, title = next(
+            ((s, t) for cls, s, t in _KINDS if isinstance(exc, cls)), ("error", "Request failed")
+        )
+        errors = None
+        if isinstance(exc, exceptions.ValidationError):
+            errors = flatten_errors(exc.get_full_details())
+            detail = _summary(errors) if errors else "The request is not valid."
+        elif isinstance(exc, exceptions.Throttled):
+            detail = (
+                f"Too many requests. Try again in {int(exc.wait) + 1} seconds."
+                if exc.wait is not None
+                else "Too many requests. Try again later."
+            )
+        else:
+            detail = str(exc.detail)
+        body = problem_body(
+            status_code=exc.status_code, slug=slug, title=title, detail=detail, errors=errors
+        )
+    response = Response(body, status=exc.status_code, headers=headers)
+    response.content_type = PROBLEM_CONTENT_TYPE
+    return response
+
+
+def _api_problem(*, status_code: int, slug: str, title: str, detail: str) -> JsonResponse:
+    return JsonResponse(
+        problem_body(status_code=status_code, slug=slug, title=title, detail=detail),
+        status=status_code,
+        content_type=PROBLEM_CONTENT_TYPE,
+    )
+
+
+def _is_api(request: HttpRequest) -> bool:
+    return request.path.startswith("/api/")
+
+
+def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    if _is_api(request):
+        return _api_problem(
+            status_code=404,
+            slug="not-found",
+            title="Not found",
+            detail=f"There is nothing at {request.path}.",
+        )
+    return defaults.page_not_found(request, exception)  # type: ignore[arg-type]
+
+
+def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    if _is_api(request):
+        return _api_problem(
+            status_code=400,
+            slug="bad-request",
+            title="Bad request",
+            detail="The request could not be understood.",
+        )
+    return defaults.bad_request(request, exception)  # type: ignore[arg-type]
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    if _is_api(request):
+        return _api_problem(
+            status_code=500,
+            slug="server-error",
+            title="Something went wrong on our side",
+            detail="The error has been logged. Please try again in a moment.",
+        )
+    return defaults.server_error(request)
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    if _is_api(request):
+        return _api_problem(
+            status_code=403,
+            slug="csrf-failed",
+            title="CSRF check failed",
+            detail=f"{reason} Send the csrftoken cookie's value in the X-CSRFToken header.",
+        )
+    return django_csrf_failure(request, reason)
+
+
+# --- OpenAPI: document the problem responses every operation can give -------------------------
+
+PROBLEM_SCHEMA = {
+    "type": "object",
+    "description": "An RFC 9457 problem document.",
+    "properties": {
+        "type": {"type": "string", "description": "A URI reference naming the kind of problem."},
+        "title": {"type": "string"},
+        "status": {"type": "integer"},
+        "detail": {"type": "string", "description": "What went wrong, for a person to act on."},
+        "errors": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "field": {"type": "string", "nullable": True},
+                    "code": {"type": "string"},
+                    "message": {"type": "string"},
+                },
+                "required": ["field", "code", "message"],
+            },
+        },
+    },
+    "required": ["type", "title", "status", "detail"],
+}
+
+_COMMON = {
+    "400": "The request is malformed or has invalid fields.",
+    "401": "Authentication is missing or the token is invalid or expired.",
+    "403": "The caller may not do this.",
+    "404": "Not found (another user's object is also 404).",
+    "405": "The method is not allowed here.",
+    "406": "The Accept header asks for a format the API does not produce.",
+    "415": "The body is not JSON.",
+    "429": "Too many requests; see Retry-After.",
+}
+
+
+def add_problem_responses(result: dict[str, Any], generator: Any, **kwargs: Any) -> dict[str, Any]:
+    schemas = result.setdefault("components", {}).setdefault("schemas", {})
+    schemas["Problem"] = PROBLEM_SCHEMA
+    ref = {"$ref": "#/components/schemas/Problem"}
+    for path_item in result.get("paths", {}).values():
+        for method, operation in path_item.items():
+            responses = operation.setdefault("responses", {})
+            codes = dict(_COMMON)
+            if method in {"post", "put", "patch"}:
+                codes["413"] = "The body is too large."
+            for code, description in codes.items():
+                if code not in responses:
+                    responses[code] = {
+                        "description": description,
+                        "content": {PROBLEM_CONTENT_TYPE: {"schema": ref}},
+                    }
+    return result
+

@@ -1,0 +1,19 @@
+from django.contrib import admin
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+api = [
+    path("", include("accounts.api.urls")),
+    path("", include("course.api.urls")),
+    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
+]
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("api/v1/", include(api)),
+]
+
+handler400 = "config.problems.bad_request"
+handler404 = "config.problems.not_found"
+handler500 = "config.problems.server_error"

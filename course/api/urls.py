@@ -1,0 +1,14 @@
+from django.urls import path
+
+from course.api import views
+
+urlpatterns = [
+    path("courses/", views.CourseListView.as_view(), name="course-list"),
+    path("courses/<slug:slug>/", views.CourseDetailView.as_view(), name="course-detail"),
+    path("lessons/<slug:slug>/", views.LessonDetailView.as_view(), name="lesson-detail"),
+    path(
+        "lessons/<slug:slug>/complete/", views.LessonCompleteView.as_view(), name="lesson-complete"
+    ),
+    path("glossary/", views.GlossaryView.as_view(), name="glossary"),
+    path("reports/", views.ReportCreateView.as_view(), name="report-create"),
+]

@@ -1,0 +1,126 @@
+from typing import Any
+
+from django.utils import timezone
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import generics, status
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.throttling import ScopedRateThrottle
+from rest_framework.views import APIView
+
+from config.problems import Problem
+from course import selectors, services
+from course.api.serializers import (
+    CourseDetailSerializer,
+    CourseSummarySerializer,
+    GlossaryQuerySerializer,
+    GlossaryTermSerializer,
+    LessonDetailSerializer,
+    LessonProgressSerializer,
+    ReportSerializer,
+)
+from course.models import Course, Lesson
+
+
+class CourseListView(generics.ListAPIView[Course]):
+    permission_classes = [AllowAny]
+    serializer_class = CourseSummarySerializer
+
+    def get_queryset(self) -> Any:
+        return selectors.course_list()
+
+
+class CourseDetailView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: CourseDetailSerializer}, summary="A course and its lessons")
+    def get(self, request: Request, slug: str) -> Response:
+        try:
+            course = selectors.course_detail(slug=slug)
+        except Course.DoesNotExist:
+            raise _not_found("course", slug) from None
+        return Response(CourseDetailSerializer(course, context={"request": request}).data)
+
+
+class LessonDetailView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        responses={200: LessonDetailSerializer},
+        summary="A lesson; sections closed to the caller come without their body",
+    )
+    def get(self, request: Request, slug: str) -> Response:
+        try:
+            page = selectors.lesson_page(slug=slug, user=request.user)
+        except Lesson.DoesNotExist:
+            raise _not_found("lesson", slug) from None
+        return Response(LessonDetailSerializer.shape(page, request.user))
+
+
+class LessonCompleteView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=None,
+        responses={200: LessonProgressSerializer},
+        summary="Mark the lesson completed for the caller",
+    )
+    def post(self, request: Request, slug: str) -> Response:
+        lesson = Lesson.objects.live().filter(slug=slug).first()
+        if lesson is None:
+            raise _not_found("lesson", slug)
+        if not selectors.can_read(request.user, lesson.access):
+            raise Problem(
+                status_code=403,
+                slug="pro-required",
+                title="This lesson is part of Pro",
+                detail=f"'{lesson.title}' needs a Pro plan to complete.",
+            )
+        progress = services.lesson_complete(user=request.user, lesson=lesson, now=timezone.now())
+        return Response(LessonProgressSerializer(progress).data)
+
+
+class GlossaryView(generics.ListAPIView[Any]):
+    permission_classes = [AllowAny]
+    serializer_class = GlossaryTermSerializer
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("search", str, description="Matches term, aliases or definition."),
+            OpenApiParameter("course", str, description="Only this course's terms (slug)."),
+        ]
+    )
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return super().get(request, *args, **kwargs)
+
+    def get_queryset(self) -> Any:
+        query = GlossaryQuerySerializer(data=self.request.query_params)
+        query.is_valid(raise_exception=True)
+        return selectors.glossary_search(**query.validated_data)
+
+
+class ReportCreateView(APIView):
+    permission_classes = [IsAuthenticated]
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "reports"
+
+    @extend_schema(
+        request=ReportSerializer,
+        responses={201: ReportSerializer},
+        summary="Report a mistake in a lesson or a question",
+    )
+    def post(self, request: Request) -> Response:
+        body = ReportSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        report = services.report_create(user=request.user, **body.validated_data)
+        return Response(ReportSerializer(report).data, status=status.HTTP_201_CREATED)
+
+
+def _not_found(kind: str, slug: str) -> Problem:
+    return Problem(
+        status_code=404,
+        slug="not-found",
+        title="Not found",
+        detail=f"There is no {kind} '{slug}'.",
+    )

@@ -1,0 +1,13 @@
+from django.apps import AppConfig
+
+
+class CourseConfig(AppConfig):
+    name = "course"
+    default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from accounts import exports
+        from course import selectors
+
+        exports.register("lesson_progress", selectors.export_lesson_progress)
+        exports.register("reports", selectors.export_reports)

@@ -1,0 +1,153 @@
+"""What is taught: courses, lessons, their sections and glossary, and each learner's progress.
+
+Content rows are written by `manage.py load_content` from the files under content/ and keyed by
+stable slugs; what disappears from the files is archived (archived_at set), never deleted, so
+learners' progress and reports keep pointing at something.
+"""
+
+from django.conf import settings
+from django.db import models
+
+
+class Access(models.TextChoices):
+    FREE = "free", "Free"
+    PRO = "pro", "Pro"
+
+
+class LiveQuerySet(models.QuerySet):  # type: ignore[type-arg]
+    def live(self) -> "LiveQuerySet":
+        return self.filter(archived_at__isnull=True)
+
+
+class Course(models.Model):
+    slug = models.SlugField(max_length=80, unique=True)
+    title = models.CharField(max_length=200)
+    summary = models.TextField(max_length=500)
+    archived_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = LiveQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["title"]
+
+    def __str__(self) -> str:
+        return self.title
+
+
+class Lesson(models.Model):
+    course = models.ForeignKey(Course, on_delete=models.PROTECT, related_name="lessons")
+    slug = models.SlugField(max_length=80, unique=True)
+    number = models.PositiveSmallIntegerField(help_text="Position in the course, from 1.")
+    title = models.CharField(max_length=200)
+    summary = models.TextField(max_length=500)
+    minutes = models.PositiveSmallIntegerField()
+    access = models.CharField(max_length=8, choices=Access.choices, default=Access.FREE)
+    prerequisites = models.ManyToManyField(
+        "self", symmetrical=False, related_name="unlocks", blank=True
+    )
+    takeaways = models.JSONField(default=list, blank=True)
+    sources = models.JSONField(default=list, blank=True)
+    archived_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = LiveQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["course", "number"]
+        indexes = [models.Index(fields=["course", "number"])]
+
+    def __str__(self) -> str:
+        return f"{self.number}. {self.title}"
+
+
+class Section(models.Model):
+    lesson = models.ForeignKey(Lesson, on_delete=models.CASCADE, related_name="sections")
+    slug = models.SlugField(max_length=80)
+    position = models.PositiveSmallIntegerField()
+    title = models.CharField(max_length=200)
+    access = models.CharField(max_length=8, choices=Access.choices, default=Access.FREE)
+    body_markdown = models.TextField()
+    body_html = models.TextField(help_text="Rendered from the Markdown and sanitized on save.")
+    archived_at = models.DateTimeField(null=True, blank=True)
+
+    objects = LiveQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["lesson", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["lesson", "slug"], name="section_slug_per_lesson")
+        ]
+
+    def __str__(self) -> str:
+        return self.title
+
+
+class GlossaryTerm(models.Model):
+    course = models.ForeignKey(Course, on_delete=models.PROTECT, related_name="glossary")
+    slug = models.SlugField(max_length=80)
+    term = models.CharField(max_length=120)
+    aliases = models.JSONField(default=list, blank=True)
+    definition_markdown = models.TextField()
+    definition_html = models.TextField()
+    lesson = models.ForeignKey(
+        Lesson, on_delete=models.SET_NULL, null=True, blank=True, related_name="glossary_terms"
+    )
+    archived_at = models.DateTimeField(null=True, blank=True)
+
+    objects = LiveQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["term"]
+        constraints = [
+            models.UniqueConstraint(fields=["course", "slug"], name="glossary_slug_per_course")
+        ]
+
+    def __str__(self) -> str:
+        return self.term
+
+
+class LessonProgress(models.Model):
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="lesson_progress"
+    )
+    lesson = models.ForeignKey(Lesson, on_delete=models.CASCADE, related_name="progress")
+    started_at = models.DateTimeField(auto_now_add=True)
+    completed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "lesson"], name="progress_once_per_lesson")
+        ]
+
+
+class Report(models.Model):
+    """A learner's "spotted a mistake" note about a lesson or a question."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", "Open"
+        FIXED = "fixed", "Fixed"
+        DISMISSED = "dismissed", "Dismissed"
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reports"
+    )
+    lesson = models.ForeignKey(
+        Lesson, on_delete=models.CASCADE, null=True, blank=True, related_name="reports"
+    )
+    # The question bank lives in a later app; the id is kept as a plain value here.
+    question_id = models.PositiveBigIntegerField(null=True, blank=True)
+    message = models.TextField(max_length=2000)
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.OPEN)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(lesson__isnull=False) | models.Q(question_id__isnull=False),
+                name="report_names_lesson_or_question",
+            )
+        ]

@@ -1,0 +1,161 @@
+"""Reads on course content and progress. Each returns what one endpoint needs in a fixed
+number of queries, however many lessons, sections or terms there are."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.apps import apps
+from django.db.models import Count, Prefetch, Q, QuerySet
+
+from accounts.models import User
+from course.models import Access, Course, GlossaryTerm, Lesson, LessonProgress, Report, Section
+
+
+def user_is_pro(user: Any) -> bool:
+    return bool(getattr(user, "is_authenticated", False) and user.plan == User.Plan.PRO)
+
+
+def can_read(user: Any, access: str) -> bool:
+    return access == Access.FREE or user_is_pro(user)
+
+
+def completed_lesson_ids(*, user: Any, lesson_ids: list[int] | None = None) -> set[int]:
+    if not getattr(user, "is_authenticated", False):
+        return set()
+    rows = LessonProgress.objects.filter(user=user, completed_at__isnull=False)
+    if lesson_ids is not None:
+        rows = rows.filter(lesson_id__in=lesson_ids)
+    return set(rows.values_list("lesson_id", flat=True))
+
+
+def course_list() -> QuerySet[Course]:
+    return (
+        Course.objects.live()
+        .annotate(lesson_count=Count("lessons", filter=Q(lessons__archived_at__isnull=True)))
+        .order_by("title", "pk")
+    )
+
+
+def course_detail(*, slug: str) -> Course:
+    """The course with its live lessons prefetched in order; raises Course.DoesNotExist."""
+    lessons = Lesson.objects.live().order_by("number")
+    return Course.objects.live().prefetch_related(Prefetch("lessons", queryset=lessons)).get(
+        slug=slug
+    )
+
+
+@dataclass(frozen=True)
+class LessonPage:
+    lesson: Lesson
+    sections: list[Section]
+    prerequisites: list[str]
+    glossary: list[GlossaryTerm]
+    previous: Lesson | None
+    next: Lesson | None
+    completed: bool
+    question_ids: list[int]
+
+
+def lesson_page(*, slug: str, user: Any) -> LessonPage:
+    """Everything the lesson page shows; raises Lesson.DoesNotExist."""
+    lesson = (
+        Lesson.objects.live()
+        .filter(course__archived_at__isnull=True)
+        .select_related("course")
+        .prefetch_related(
+            Prefetch("sections", queryset=Section.objects.live().order_by("position")),
+            Prefetch(
+                "prerequisites",
+                queryset=Lesson.objects.live().order_by("number").only("slug", "number"),
+            ),
+            Prefetch(
+                "glossary_terms",
+                queryset=GlossaryTerm.objects.live().order_by("term").only("slug", "term", "lesson"),
+            ),
+        )
+        .get(slug=slug)
+    )
+    neighbours = Lesson.objects.live().filter(course_id=lesson.course_id).only(
+        "slug", "number", "title", "summary"
+    )
+    previous = neighbours.filter(number__lt=lesson.number).order_by("-number").first()
+    following = neighbours.filter(number__gt=lesson.number).order_by("number").first()
+    return LessonPage(
+        lesson=lesson,
+        sections=list(lesson.sections.all()),
+        prerequisites=[p.slug for p in lesson.prerequisites.all()],
+        glossary=list(lesson.glossary_terms.all()),
+        previous=previous,
+        next=following,
+        completed=lesson.pk in completed_lesson_ids(user=user, lesson_ids=[lesson.pk]),
+        question_ids=lesson_question_ids(lesson=lesson),
+    )
+
+
+def lesson_question_ids(*, lesson: Lesson) -> list[int]:
+    """Ids of the live questions attached to the lesson, once the question bank is installed.
+
+    The bank lives in a later app (quizzes depends on course, not the other way round), so it
+    is looked up by name instead of imported.
+    """
+    try:
+        question = apps.get_model("quizzes", "Question")
+    except LookupError:
+        return []
+    return list(question.objects.filter(lesson=lesson).order_by("pk").values_list("pk", flat=True))
+
+
+def question_exists(*, question_id: int) -> bool:
+    try:
+        question = apps.get_model("quizzes", "Question")
+    except LookupError:
+        return False
+    return bool(question.objects.filter(pk=question_id).exists())
+
+
+def glossary_search(*, search: str = "", course: str = "") -> QuerySet[GlossaryTerm]:
+    terms = (
+        GlossaryTerm.objects.live()
+        .filter(course__archived_at__isnull=True)
+        .select_related("lesson", "course")
+        .order_by("term", "pk")
+    )
+    if course:
+        terms = terms.filter(course__slug=course)
+    if search:
+        terms = terms.filter(
+            Q(term__icontains=search)
+            | Q(aliases__icontains=search)
+            | Q(definition_markdown__icontains=search)
+        )
+    return terms
+
+
+def lesson_progress(*, user: User, lesson: Lesson) -> LessonProgress | None:
+    return LessonProgress.objects.filter(user=user, lesson=lesson).first()
+
+
+def export_lesson_progress(user: User) -> list[dict[str, Any]]:
+    return [
+        {
+            "lesson": p.lesson.slug,
+            "started_at": p.started_at.isoformat(),
+            "completed_at": p.completed_at.isoformat() if p.completed_at else None,
+        }
+        for p in LessonProgress.objects.filter(user=user).select_related("lesson").order_by("pk")
+    ]
+
+
+def export_reports(user: User) -> list[dict[str, Any]]:
+    return [
+        {
+            "lesson": r.lesson.slug if r.lesson else None,
+            "question": r.question_id,
+            "message": r.message,
+            "status": r.status,
+            "created_at": r.created_at.isoformat(),
+        }
+        for r in Report.objects.filter(user=user).select_related("lesson").order_by("pk")
+    ]

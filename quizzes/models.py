@@ -1,0 +1,1 @@
+"""Questions, answers, cards and reviews: arrives with the question bank."""

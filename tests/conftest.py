@@ -1,0 +1,87 @@
+"""Shared fixtures. API tests talk HTTP to a live server with a real client (requests)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import requests
+from django.core.cache import cache
+
+from accounts import services as account_services
+from accounts.models import User
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache() -> Iterator[None]:
+    # Throttle counters live in the cache; every test starts with none.
+    cache.clear()
+    yield
+    cache.clear()
+
+
+class Api:
+    """A requests session against the live server, as a mobile app or script would use it.
+
+    It says X-Forwarded-Proto: https, as the TLS-terminating proxy does in production.
+    """
+
+    def __init__(self, base_url: str) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.session = requests.Session()
+        self.session.headers["X-Forwarded-Proto"] = "https"
+        self.session.headers["Accept"] = "application/json"
+
+    def url(self, path: str) -> str:
+        return self.base_url + path
+
+    def request(self, method: str, path: str, **kwargs: Any) -> requests.Response:
+        kwargs.setdefault("timeout", 30)
+        kwargs.setdefault("allow_redirects", False)
+        return self.session.request(method, self.url(path), **kwargs)
+
+    def get(self, path: str, **kwargs: Any) -> requests.Response:
+        return self.request("GET", path, **kwargs)
+
+    def post(self, path: str, json: Any = None, **kwargs: Any) -> requests.Response:
+        return self.request("POST", path, json=json, **kwargs)
+
+    def patch(self, path: str, json: Any = None, **kwargs: Any) -> requests.Response:
+        return self.request("PATCH", path, json=json, **kwargs)
+
+    def delete(self, path: str, json: Any = None, **kwargs: Any) -> requests.Response:
+        return self.request("DELETE", path, json=json, **kwargs)
+
+    def authenticate(self, user: User) -> str:
+        _, key = account_services.token_create(user=user)
+        self.session.headers["Authorization"] = f"Token {key}"
+        return key
+
+    def anonymous(self) -> Api:
+        self.session.headers.pop("Authorization", None)
+        return self
+
+
+@pytest.fixture
+def api(live_server: Any) -> Api:
+    return Api(live_server.url)
+
+
+@pytest.fixture
+def other_api(live_server: Any) -> Api:
+    return Api(live_server.url)
+
+
+def assert_problem(response: requests.Response, status: int, field: str | None = None) -> dict:
+    """The response is an RFC 9457 problem with `status`, naming `field` when given."""
+    assert response.status_code == status, response.text
+    assert response.headers["Content-Type"].startswith("application/problem+json")
+    body = response.json()
+    assert body["status"] == status
+    assert body["type"].startswith("/problems/")
+    assert body["title"]
+    assert body["detail"]
+    if field is not None:
+        assert field in [error["field"] for error in body["errors"]], body
+    return body
