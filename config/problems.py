@@ -10,7 +10,9 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import RequestDataTooBig
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.views import defaults
 from django.views.csrf import csrf_failure as django_csrf_failure
@@ -115,6 +117,14 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         exc = exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):
         exc = exceptions.PermissionDenied()
+    elif isinstance(exc, RequestDataTooBig):
+        exc = Problem(
+            status_code=413,
+            slug="body-too-large",
+            title="The request body is too large",
+            detail=f"Bodies are limited to {settings.DATA_UPLOAD_MAX_MEMORY_SIZE // 1024} KiB; "
+            "send less at a time.",
+        )
     if not isinstance(exc, exceptions.APIException):
         return None  # a real bug: Django's handler500 answers with a problem document
 

@@ -190,7 +190,7 @@ REST_FRAMEWORK = {
         "rest_framework.renderers.JSONRenderer",
         "config.problems.ProblemJSONRenderer",
     ],
-    "DEFAULT_PARSER_CLASSES": ["config.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
     "DEFAULT_PAGINATION_CLASS": "config.pagination.PageNumberPagination",
     "PAGE_SIZE": 20,
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
@@ -224,6 +224,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    # A user's plan and a lesson's access share one value set: free or pro.
+    "ENUM_NAME_OVERRIDES": {"TierEnum": "accounts.models.User.Plan"},
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "config.problems.add_problem_responses",
@@ -237,6 +239,6 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
 }
 
-# A 1,000-review offline sync fits comfortably; anything larger is refused before parsing.
-API_MAX_BODY_BYTES = env_int("API_MAX_BODY_BYTES", 2 * 1024 * 1024)
+# A 1,000-review offline sync fits comfortably; a larger body is a 413 before it is parsed.
+DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("API_MAX_BODY_BYTES", 2 * 1024 * 1024)
 CSRF_FAILURE_VIEW = "config.problems.csrf_failure"

@@ -14,6 +14,11 @@ from accounts.models import User
 
 
 @pytest.fixture(autouse=True)
+def _quick_password_hashing(settings: Any) -> None:
+    settings.PASSWORD_HASHERS = ["tests.hashers.QuickArgon2PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
 def _fresh_cache() -> Iterator[None]:
     # Throttle counters live in the cache; every test starts with none.
     cache.clear()

@@ -4,7 +4,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from course import selectors
-from course.models import Course, GlossaryTerm, Lesson, LessonProgress, Report
+from course.models import Access, Course, GlossaryTerm, Lesson, LessonProgress, Report
 
 
 class CourseSummarySerializer(serializers.ModelSerializer[Course]):
@@ -75,7 +75,7 @@ class LessonDetailSerializer(serializers.Serializer[Any]):
     title = serializers.CharField()
     summary = serializers.CharField()
     minutes = serializers.IntegerField()
-    access = serializers.ChoiceField(choices=["free", "pro"])
+    access = serializers.ChoiceField(choices=Access.choices)
     locked = serializers.BooleanField(help_text="True when some sections are closed to the caller.")
     completed = serializers.BooleanField()
     prerequisites = serializers.ListField(child=serializers.CharField())

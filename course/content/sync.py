@@ -191,7 +191,8 @@ def content_sync(
             wanted = {lesson_rows[slug].pk for slug in lesson_data.prerequisites}
             if have.get(lesson.pk, set()) != wanted:
                 lesson.prerequisites.set(wanted)
-                changes.note("lesson", "updated")
+                if lesson.slug in existing_lessons:  # a new lesson is already counted as created
+                    changes.note("lesson", "updated")
 
     kept_courses = {c.slug for c in courses}
     _archive((c for s, c in existing_courses.items() if s not in kept_courses), now, changes, "course")

@@ -1,0 +1,66 @@
+"""Schemathesis fuzzes every operation of the OpenAPI schema in-process.
+
+Any server error, undocumented status, wrong content type or body that breaks the schema fails
+the test. New endpoints are fuzzed as soon as they appear in the schema.
+"""
+
+import pytest
+import schemathesis
+from hypothesis import HealthCheck, settings
+from schemathesis.checks import not_a_server_error
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    negative_data_rejection,
+    response_schema_conformance,
+    status_code_conformance,
+)
+
+from accounts import services
+from config.wsgi import application
+from tests.factories import (
+    CourseFactory,
+    GlossaryTermFactory,
+    LessonFactory,
+    SectionFactory,
+    UserFactory,
+)
+
+CHECKS = [
+    not_a_server_error,
+    status_code_conformance,
+    content_type_conformance,
+    response_schema_conformance,
+    negative_data_rejection,
+]
+
+
+# The schema view touches no database, so it can be read while tests are collected.
+schema = schemathesis.openapi.from_wsgi(
+    "/api/v1/schema/", application, headers={"X-Forwarded-Proto": "https"}
+)
+
+
+@pytest.fixture
+def content(db):
+    course = CourseFactory(slug="transformers")
+    lesson = LessonFactory(course=course, slug="block-anatomy", access="pro")
+    SectionFactory(lesson=lesson, access="free")
+    SectionFactory(lesson=lesson, access="pro")
+    GlossaryTermFactory(course=course, lesson=lesson)
+
+
+@schema.parametrize()
+@settings(
+    max_examples=30,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+def test_every_operation_answers_within_its_schema(case, content):
+    user = UserFactory.build()
+    user.save()
+    _, key = services.token_create(user=user)
+
+    case.call_and_validate(
+        headers={"Authorization": f"Token {key}", "X-Forwarded-Proto": "https"},
+        checks=CHECKS,
+    )
