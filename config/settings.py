@@ -149,14 +149,11 @@ STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {
-        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
-        if not DEBUG
-        else "django.contrib.staticfiles.storage.StaticFilesStorage"
-    },
+    # Compressed at collectstatic, served by whitenoise; no manifest, so a process that never
+    # ran collectstatic (tests, the embedded default) still serves the admin and the API docs.
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
 }
-WHITENOISE_MANIFEST_STRICT = False
-# Static files (the API docs' assets) are found in the installed apps without a collectstatic step.
+# The API docs' assets are found in the installed apps without a collectstatic step.
 WHITENOISE_USE_FINDERS = True
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
