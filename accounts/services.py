@@ -39,7 +39,7 @@ def user_register(*, username: str, password: str, email: str = "") -> tuple[Use
 
 def token_create(*, user: User) -> tuple[AuthToken, str]:
     """A new per-device token; past the per-user limit, the oldest one is retired."""
-    limit = settings.REST_KNOX["TOKEN_LIMIT_PER_USER"]
+    limit: int = settings.REST_KNOX["TOKEN_LIMIT_PER_USER"]
     ttl: timedelta = settings.REST_KNOX["TOKEN_TTL"]
     live = AuthToken.objects.filter(user=user).order_by("-created")
     stale_ids = list(live.values_list("pk", flat=True)[limit - 1 :])

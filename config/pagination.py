@@ -7,13 +7,24 @@ from rest_framework.request import Request
 class PageNumberPagination(pagination.PageNumberPagination):
     """`?page=` and `?page_size=` (capped at 100), answering {count, next, previous, results}.
 
-    A page size that is not a positive whole number is a 400 naming the parameter, not
-    silently replaced by the default.
+    A page or page size that is not a positive whole number is a 400 naming the parameter,
+    not silently replaced by the default; a page past the end is a 404.
     """
 
     page_size = 20
     page_size_query_param = "page_size"
     max_page_size = 100
+    last_page_strings = ()
+
+    def get_page_number(self, request: Request, paginator: Any) -> int:
+        raw = request.query_params.get(self.page_query_param)
+        if raw is None:
+            return 1
+        if not raw.isdigit() or int(raw) < 1:
+            raise serializers.ValidationError(
+                {"page": ["Must be a whole number from 1 (the first page)."]}
+            )
+        return int(raw)
 
     def get_page_size(self, request: Request) -> int:
         raw = request.query_params.get(self.page_size_query_param)

@@ -277,4 +277,3 @@ def add_problem_responses(result: dict[str, Any], generator: Any, **kwargs: Any)
                         "content": {PROBLEM_CONTENT_TYPE: {"schema": ref}},
                     }
     return result
-

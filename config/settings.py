@@ -7,6 +7,7 @@ production sets DATABASE_URL, REDIS_URL, SECRET_KEY, ALLOWED_HOSTS and DEBUG=0.
 import os
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -204,7 +205,7 @@ REST_FRAMEWORK = {
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }
 
-REST_KNOX = {
+REST_KNOX: dict[str, Any] = {
     "TOKEN_TTL": timedelta(days=env_int("TOKEN_TTL_DAYS", 30)),
     "AUTO_REFRESH": True,
     "TOKEN_LIMIT_PER_USER": 20,

@@ -5,8 +5,12 @@ stable slugs; what disappears from the files is archived (archived_at set), neve
 learners' progress and reports keep pointing at something.
 """
 
+from typing import Self, TypeVar
+
 from django.conf import settings
 from django.db import models
+
+_M = TypeVar("_M", bound=models.Model)
 
 
 class Access(models.TextChoices):
@@ -14,9 +18,13 @@ class Access(models.TextChoices):
     PRO = "pro", "Pro"
 
 
-class LiveQuerySet(models.QuerySet):  # type: ignore[type-arg]
-    def live(self) -> "LiveQuerySet":
+class LiveQuerySet(models.QuerySet[_M]):
+    def live(self) -> Self:
+        """Rows still in the content files (not archived)."""
         return self.filter(archived_at__isnull=True)
+
+
+LiveManager = models.Manager.from_queryset(LiveQuerySet)
 
 
 class Course(models.Model):
@@ -27,7 +35,7 @@ class Course(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
-    objects = LiveQuerySet.as_manager()
+    objects = LiveManager()
 
     class Meta:
         ordering = ["title"]
@@ -53,7 +61,7 @@ class Lesson(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
-    objects = LiveQuerySet.as_manager()
+    objects = LiveManager()
 
     class Meta:
         ordering = ["course", "number"]
@@ -73,7 +81,7 @@ class Section(models.Model):
     body_html = models.TextField(help_text="Rendered from the Markdown and sanitized on save.")
     archived_at = models.DateTimeField(null=True, blank=True)
 
-    objects = LiveQuerySet.as_manager()
+    objects = LiveManager()
 
     class Meta:
         ordering = ["lesson", "position"]
@@ -97,7 +105,7 @@ class GlossaryTerm(models.Model):
     )
     archived_at = models.DateTimeField(null=True, blank=True)
 
-    objects = LiveQuerySet.as_manager()
+    objects = LiveManager()
 
     class Meta:
         ordering = ["term"]
@@ -121,6 +129,9 @@ class LessonProgress(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["user", "lesson"], name="progress_once_per_lesson")
         ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} on {self.lesson_id}"
 
 
 class Report(models.Model):
@@ -151,3 +162,6 @@ class Report(models.Model):
                 name="report_names_lesson_or_question",
             )
         ]
+
+    def __str__(self) -> str:
+        return f"Report {self.pk} ({self.status})"

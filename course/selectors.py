@@ -13,6 +13,11 @@ from accounts.models import User
 from course.models import Access, Course, GlossaryTerm, Lesson, LessonProgress, Report, Section
 
 
+# The question bank lives in a later app (quizzes depends on course, not the other way round),
+# so it is looked up by name instead of imported.
+QUESTION_MODEL: str = "quizzes" + ".Question"
+
+
 def user_is_pro(user: Any) -> bool:
     return bool(getattr(user, "is_authenticated", False) and user.plan == User.Plan.PRO)
 
@@ -41,8 +46,8 @@ def course_list() -> QuerySet[Course]:
 def course_detail(*, slug: str) -> Course:
     """The course with its live lessons prefetched in order; raises Course.DoesNotExist."""
     lessons = Lesson.objects.live().order_by("number")
-    return Course.objects.live().prefetch_related(Prefetch("lessons", queryset=lessons)).get(
-        slug=slug
+    return (
+        Course.objects.live().prefetch_related(Prefetch("lessons", queryset=lessons)).get(slug=slug)
     )
 
 
@@ -64,7 +69,7 @@ def lesson_page(*, slug: str, user: Any) -> LessonPage:
         Lesson.objects.live()
         .filter(course__archived_at__isnull=True)
         .select_related("course")
-        .prefetch_related(
+        .prefetch_related(  # type: ignore[type-var]  # the stubs cannot mix Prefetch models
             Prefetch("sections", queryset=Section.objects.live().order_by("position")),
             Prefetch(
                 "prerequisites",
@@ -72,13 +77,17 @@ def lesson_page(*, slug: str, user: Any) -> LessonPage:
             ),
             Prefetch(
                 "glossary_terms",
-                queryset=GlossaryTerm.objects.live().order_by("term").only("slug", "term", "lesson"),
+                queryset=GlossaryTerm.objects.live()
+                .order_by("term")
+                .only("slug", "term", "lesson"),
             ),
         )
         .get(slug=slug)
     )
-    neighbours = Lesson.objects.live().filter(course_id=lesson.course_id).only(
-        "slug", "number", "title", "summary"
+    neighbours = (
+        Lesson.objects.live()
+        .filter(course_id=lesson.course_id)
+        .only("slug", "number", "title", "summary")
     )
     previous = neighbours.filter(number__lt=lesson.number).order_by("-number").first()
     following = neighbours.filter(number__gt=lesson.number).order_by("number").first()
@@ -95,13 +104,9 @@ def lesson_page(*, slug: str, user: Any) -> LessonPage:
 
 
 def lesson_question_ids(*, lesson: Lesson) -> list[int]:
-    """Ids of the live questions attached to the lesson, once the question bank is installed.
-
-    The bank lives in a later app (quizzes depends on course, not the other way round), so it
-    is looked up by name instead of imported.
-    """
+    """Ids of the questions attached to the lesson, once the question bank is installed."""
     try:
-        question = apps.get_model("quizzes", "Question")
+        question = apps.get_model(QUESTION_MODEL)
     except LookupError:
         return []
     return list(question.objects.filter(lesson=lesson).order_by("pk").values_list("pk", flat=True))
@@ -109,7 +114,7 @@ def lesson_question_ids(*, lesson: Lesson) -> list[int]:
 
 def question_exists(*, question_id: int) -> bool:
     try:
-        question = apps.get_model("quizzes", "Question")
+        question = apps.get_model(QUESTION_MODEL)
     except LookupError:
         return False
     return bool(question.objects.filter(pk=question_id).exists())

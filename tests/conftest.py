@@ -8,9 +8,17 @@ from typing import Any
 import pytest
 import requests
 from django.core.cache import cache
+from django.db import connections
 
 from accounts import services as account_services
 from accounts.models import User
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _no_persistent_connections() -> None:
+    # The live server answers each request on a new thread; a connection kept open there
+    # would outlive the thread and hold the test database open at teardown.
+    connections.settings["default"]["CONN_MAX_AGE"] = 0
 
 
 @pytest.fixture(autouse=True)

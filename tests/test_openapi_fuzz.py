@@ -4,8 +4,12 @@ Any server error, undocumented status, wrong content type or body that breaks th
 the test. New endpoints are fuzzed as soon as they appear in the schema.
 """
 
+import os
+
 import pytest
 import schemathesis
+from django.core.signals import request_finished, request_started
+from django.db import close_old_connections
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import (
@@ -42,16 +46,25 @@ schema = schemathesis.openapi.from_wsgi(
 
 @pytest.fixture
 def content(db):
+    # Requests go straight to the WSGI app inside the test's transaction; like Django's own
+    # test client, keep the end of a request from closing the connection that holds it.
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
     course = CourseFactory(slug="transformers")
     lesson = LessonFactory(course=course, slug="block-anatomy", access="pro")
     SectionFactory(lesson=lesson, access="free")
     SectionFactory(lesson=lesson, access="pro")
     GlossaryTermFactory(course=course, lesson=lesson)
+    yield
+    request_started.connect(close_old_connections)
+    request_finished.connect(close_old_connections)
 
 
 @schema.parametrize()
 @settings(
-    max_examples=30,
+    max_examples=int(os.environ.get("FUZZ_EXAMPLES", "30")),
+    # Reproducible in CI; set FUZZ_RANDOM=1 to explore new inputs locally.
+    derandomize=not os.environ.get("FUZZ_RANDOM"),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )

@@ -60,7 +60,9 @@ class CourseData:
 
 def _flatten(detail: Any, path: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...], str]]:
     if isinstance(detail, dict):
-        return [pair for key, value in detail.items() for pair in _flatten(value, (*path, str(key)))]
+        return [
+            pair for key, value in detail.items() for pair in _flatten(value, (*path, str(key)))
+        ]
     if isinstance(detail, list):
         if all(not isinstance(item, dict | list) for item in detail):
             return [(path, str(item)) for item in detail]

@@ -49,9 +49,7 @@ class LessonSchema(StrictSerializer):
     access = serializers.ChoiceField(choices=Access.values)
     prerequisites = serializers.ListField(child=slug_field(), default=list)
     sections = serializers.ListField(child=SectionSchema(), min_length=1)
-    takeaways = serializers.ListField(
-        child=serializers.CharField(max_length=500), default=list
-    )
+    takeaways = serializers.ListField(child=serializers.CharField(max_length=500), default=list)
     sources = serializers.ListField(child=serializers.CharField(max_length=500), default=list)
 
 

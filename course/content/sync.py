@@ -59,7 +59,7 @@ def _upsert(
     """Create the row, or save only the fields that differ; returns the row."""
     row = existing.get(key)
     if row is None:
-        row = model.objects.create(**values)
+        row = model._default_manager.create(**values)
         changes.note(kind, "created")
         return row
     changed = [name for name, value in values.items() if getattr(row, name) != value]
@@ -195,8 +195,12 @@ def content_sync(
                     changes.note("lesson", "updated")
 
     kept_courses = {c.slug for c in courses}
-    _archive((c for s, c in existing_courses.items() if s not in kept_courses), now, changes, "course")
-    _archive((r for s, r in existing_lessons.items() if s not in kept_lessons), now, changes, "lesson")
+    _archive(
+        (c for s, c in existing_courses.items() if s not in kept_courses), now, changes, "course"
+    )
+    _archive(
+        (r for s, r in existing_lessons.items() if s not in kept_lessons), now, changes, "lesson"
+    )
     _archive(
         (r for k, r in existing_sections.items() if k not in kept_sections), now, changes, "section"
     )

@@ -148,7 +148,9 @@ def test_me_patch_refuses_out_of_bounds_settings_and_changes_nothing(api, field,
     api.authenticate(user)
     before = api.get("/api/v1/me/").json()
 
-    valid_change = {"email_reminders": False} if field != "email_reminders" else {"reminder_hour": 5}
+    valid_change = (
+        {"email_reminders": False} if field != "email_reminders" else {"reminder_hour": 5}
+    )
 
     response = api.patch("/api/v1/me/", {field: value, **valid_change})
 
@@ -170,7 +172,8 @@ def test_export_holds_the_profile_progress_and_reports(api):
     assert body["lesson_progress"][0]["lesson"] == lesson.slug
     assert body["reports"][0]["message"] == "Typo in the second paragraph."
     assert len(body["tokens"]) == 1
-    assert "token_key" not in str(body) and "digest" not in str(body)
+    assert "token_key" not in str(body)
+    assert "digest" not in str(body)
 
 
 def test_delete_needs_the_password_and_then_removes_everything(api):

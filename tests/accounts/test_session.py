@@ -67,7 +67,8 @@ def test_session_cookies_are_secure_and_http_only(browser):
     sign_in(browser, UserFactory())
 
     session = browser.cookies["sessionid"]
-    assert session["secure"] and session["httponly"]
+    assert session["secure"]
+    assert session["httponly"]
     assert session["samesite"] == "Lax"
 
 

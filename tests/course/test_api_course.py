@@ -69,7 +69,8 @@ def test_a_free_user_gets_the_free_sections_and_only_titles_of_the_rest(api, cou
     assert body["locked"] is True
     assert [s["slug"] for s in body["sections"]] == ["free-part", "add-dont-replace", "layer-norm"]
     free, *closed = body["sections"]
-    assert free["locked"] is False and free["body_html"].startswith("<p>Body of")
+    assert free["locked"] is False
+    assert free["body_html"].startswith("<p>Body of")
     assert all(s["locked"] and "body_html" not in s and s["title"] for s in closed)
 
 
@@ -98,7 +99,8 @@ def test_lesson_detail_links_its_neighbours_prerequisites_and_terms(api, course)
     assert body["previous_lesson"]["slug"] == "intro"
     assert body["next_lesson"]["slug"] == "logits"
     assert body["glossary"] == [{"slug": "mlp", "term": "MLP"}]
-    assert body["takeaways"] and body["sources"]
+    assert body["takeaways"]
+    assert body["sources"]
     assert body["question_ids"] == []
 
 
@@ -149,7 +151,7 @@ def test_glossary_search_is_bounded(api, course):
 
 
 def test_page_size_is_capped_at_100(api, course):
-    for n in range(105):
+    for _n in range(105):
         GlossaryTermFactory(course=course)
 
     body = api.get("/api/v1/glossary/", params={"page_size": 500}).json()

@@ -79,7 +79,8 @@ def test_the_shipped_course_loads_and_a_second_run_changes_nothing():
     block = Lesson.objects.get(slug="block-anatomy")
     assert block.access == "pro"
     accesses = list(block.sections.order_by("position").values_list("access", flat=True))
-    assert accesses[0] == "free" and "pro" in accesses
+    assert accesses[0] == "free"
+    assert "pro" in accesses
 
 
 def test_sections_are_rendered_to_sanitized_html(tmp_path):
@@ -92,7 +93,8 @@ def test_sections_are_rendered_to_sanitized_html(tmp_path):
 
     html = Section.objects.get().body_html
     assert "<strong>there</strong>" in html
-    assert "<script>" not in html and 'href="javascript' not in html
+    assert "<script>" not in html
+    assert 'href="javascript' not in html
 
 
 def test_a_malformed_file_is_reported_with_file_and_field_and_changes_nothing(tmp_path):
@@ -136,15 +138,25 @@ def test_bad_yaml_is_reported_with_its_line(tmp_path):
             "lesson 'one': prerequisites: prerequisite 'two' must come earlier in the course",
         ),
         (
-            [lesson("one", access="free", sections=[
-                {"slug": "a", "title": "A", "body": "x", "access": "pro"}
-            ])],
+            [
+                lesson(
+                    "one",
+                    access="free",
+                    sections=[{"slug": "a", "title": "A", "body": "x", "access": "pro"}],
+                )
+            ],
             "lessons/one.yaml: section 1 'a': access: a free lesson cannot have a pro section",
         ),
         (
-            [lesson("one", sections=[
-                {"slug": "a", "title": "A", "body": "x"}, {"slug": "a", "title": "B", "body": "y"}
-            ])],
+            [
+                lesson(
+                    "one",
+                    sections=[
+                        {"slug": "a", "title": "A", "body": "x"},
+                        {"slug": "a", "title": "B", "body": "y"},
+                    ],
+                )
+            ],
             "lessons/one.yaml: section 2 'a': slug: duplicate slug in this lesson",
         ),
         (
@@ -160,7 +172,15 @@ def test_bad_yaml_is_reported_with_its_line(tmp_path):
             "lessons/one.yaml: lesson 'one': access: \"premium\" is not a valid choice.",
         ),
     ],
-    ids=["unknown-prereq", "later-prereq", "pro-in-free", "dup-section", "bad-slug", "unknown", "choice"],
+    ids=[
+        "unknown-prereq",
+        "later-prereq",
+        "pro-in-free",
+        "dup-section",
+        "bad-slug",
+        "unknown",
+        "choice",
+    ],
 )
 def test_each_problem_names_file_item_and_field(tmp_path, lessons, expected):
     root = write_content(tmp_path, lessons)

@@ -44,4 +44,6 @@ class Command(BaseCommand):
             self.stdout.write(changes.summary())
             self.stdout.write(self.style.SUCCESS("Content loaded."))
         else:
-            self.stdout.write(self.style.SUCCESS("Nothing changed: the database matches the files."))
+            self.stdout.write(
+                self.style.SUCCESS("Nothing changed: the database matches the files.")
+            )

@@ -1,0 +1,1 @@
+"""Benchmarks, each printing the ratios it measures."""

@@ -1,0 +1,211 @@
+"""The computations behind the lessons' interactive demos, for the REST layer to serve.
+
+Each lab checks its inputs and raises `LabInputError` (a `ValueError`) with a message a person
+can act on; results have `to_dict()` for JSON.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any, Literal
+
+import numpy as np
+
+from engine.answer_key import exact_fraction
+from engine.answers import Refusal, read_number
+from engine.counting import ModelShape, ParameterCount, count_parameters
+
+Activation = Literal["relu", "gelu"]
+MAX_NEURON_INPUTS = 64
+MAX_DIMS, MAX_VECTORS, MAX_CELLS = 10_000, 1_000, 2_000_000
+
+
+class LabInputError(ValueError):
+    """An input a lab can't work with; the message says what to change."""
+
+
+def _exact(value: float | int | str | Fraction | Decimal, name: str) -> Fraction:
+    """An input as an exact number; text is read the way typed answers are."""
+    if isinstance(value, str):
+        read = read_number(value)
+        if isinstance(read, Refusal):
+            raise LabInputError(f"{name}: {read.message}")
+        return read.value
+    try:
+        if isinstance(value, bool):
+            raise TypeError
+        return exact_fraction(value) if isinstance(value, float) else Fraction(value)
+    except (ValueError, TypeError, OverflowError):
+        raise LabInputError(f"{name} must be a finite number") from None
+
+
+@dataclass(frozen=True)
+class NeuronSteps:
+    """One neuron worked through: each product w_i · x_i, their sum, the bias, z, the output.
+
+    Sums are exact (the lecture's neuron gives exactly 0.7); GELU's output is a float.
+    """
+
+    activation: Activation
+    products: list[Fraction]
+    weighted_sum: Fraction
+    bias: Fraction
+    pre_activation: Fraction
+    output: Fraction | float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "activation": self.activation,
+            "products": [float(p) for p in self.products],
+            "sum": float(self.weighted_sum),
+            "bias": float(self.bias),
+            "pre_activation": float(self.pre_activation),
+            "output": float(self.output),
+        }
+
+
+def neuron(
+    *,
+    w: Sequence[float | int | str | Fraction | Decimal],
+    b: float | int | str | Fraction | Decimal,
+    x: Sequence[float | int | str | Fraction | Decimal],
+    activation: Activation = "relu",
+) -> NeuronSteps:
+    """One neuron step by step: z = w · x + b, then ReLU(z) = max(0, z) or GELU(z) = z · Φ(z)."""
+    if activation not in ("relu", "gelu"):
+        raise LabInputError("activation must be relu or gelu")
+    if not w or len(w) != len(x):
+        raise LabInputError("w and x need the same number of entries, at least one")
+    if len(w) > MAX_NEURON_INPUTS:
+        raise LabInputError(f"at most {MAX_NEURON_INPUTS} inputs")
+    weights = [_exact(v, "w") for v in w]
+    inputs = [_exact(v, "x") for v in x]
+    bias = _exact(b, "b")
+    products = [a * c for a, c in zip(weights, inputs, strict=True)]
+    total = sum(products, Fraction(0))
+    z = total + bias
+    output: Fraction | float
+    if activation == "relu":
+        output = max(z, Fraction(0))
+    else:
+        output = float(z) * 0.5 * (1 + math.erf(float(z) / math.sqrt(2)))
+    return NeuronSteps(activation, products, total, bias, z, output)
+
+
+def parameters(
+    *,
+    d_model: int,
+    layers: int,
+    vocab: int,
+    context: int = 0,
+    ratio: int = 4,
+    biases: bool = True,
+    tied: bool = True,
+    norms: bool = True,
+) -> ParameterCount:
+    """A GPT-2-style model's parameters, part by part, with the convention spelled out.
+
+    `context` > 0 counts learned position embeddings for that many positions; `norms` counts two
+    layer norms per block and a final one. GPT-2 small (768, 12 blocks, vocab 50,257, context
+    1,024, defaults otherwise) has 124,439,808; the GPT-3 lecture tally (12,288, 96 blocks,
+    no context, no biases, untied, no norms) has 175,181,291,520.
+    """
+    limits = {"d_model": (d_model, 1, 100_000), "layers": (layers, 1, 1_000)}
+    limits |= {"vocab": (vocab, 1, 10_000_000), "context": (context, 0, 10_000_000)}
+    limits |= {"ratio": (ratio, 1, 64)}
+    for name, (value, low, high) in limits.items():
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise LabInputError(f"{name} must be a whole number from {low:,} to {high:,}")
+    shape = ModelShape(
+        d_model=d_model,
+        layers=layers,
+        vocab=vocab,
+        context=context,
+        ratio=ratio,
+        biases=biases,
+        tied=tied,
+        block_norms=norms,
+        final_norm=norms,
+    )
+    return count_parameters(shape)
+
+
+@dataclass(frozen=True)
+class AngleHistogram:
+    """Pairwise angles between random directions: counts per bin and a summary."""
+
+    dims: int
+    vectors: int
+    bin_edges: list[float]
+    counts: list[int]
+    mean_degrees: float
+    std_degrees: float
+    min_degrees: float
+    max_degrees: float
+    within_5_degrees_of_90: float  # share of pairs between 85° and 95°
+
+    @property
+    def pairs(self) -> int:
+        return self.vectors * (self.vectors - 1) // 2
+
+    @property
+    def expected_std_degrees(self) -> float:
+        """The spread theory predicts: about 1/√N radians."""
+        return math.degrees(1 / math.sqrt(self.dims))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "dims": self.dims,
+            "vectors": self.vectors,
+            "pairs": self.pairs,
+            "bin_edges": self.bin_edges,
+            "counts": self.counts,
+            "summary": {
+                "mean_degrees": self.mean_degrees,
+                "std_degrees": self.std_degrees,
+                "min_degrees": self.min_degrees,
+                "max_degrees": self.max_degrees,
+                "within_5_degrees_of_90": self.within_5_degrees_of_90,
+                "expected_std_degrees": self.expected_std_degrees,
+            },
+        }
+
+
+def near_orthogonal(
+    *, dims: int, vectors: int, rng: np.random.Generator | int, bins: int = 90
+) -> AngleHistogram:
+    """Random unit vectors in `dims` dimensions and the histogram of angles between all pairs.
+
+    `rng` is a numpy Generator, or a seed for one; nothing here touches global randomness.
+    Bins split 0° to 180° evenly.
+    """
+    if isinstance(dims, bool) or not isinstance(dims, int) or not 2 <= dims <= MAX_DIMS:
+        raise LabInputError(f"dims must be a whole number from 2 to {MAX_DIMS:,}")
+    if isinstance(vectors, bool) or not isinstance(vectors, int) or not 2 <= vectors <= MAX_VECTORS:
+        raise LabInputError(f"vectors must be a whole number from 2 to {MAX_VECTORS:,}")
+    if dims * vectors > MAX_CELLS:
+        raise LabInputError(f"dims times vectors must be at most {MAX_CELLS:,}")
+    if not 1 <= bins <= 360:
+        raise LabInputError("bins must be from 1 to 360")
+    generator = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
+    points = generator.standard_normal((vectors, dims))
+    points /= np.linalg.norm(points, axis=1, keepdims=True)
+    upper = np.triu_indices(vectors, k=1)
+    cosines = np.clip((points @ points.T)[upper], -1.0, 1.0)
+    angles = np.degrees(np.arccos(cosines))
+    counts, edges = np.histogram(angles, bins=bins, range=(0.0, 180.0))
+    return AngleHistogram(
+        dims=dims,
+        vectors=vectors,
+        bin_edges=[float(e) for e in edges],
+        counts=[int(c) for c in counts],
+        mean_degrees=float(angles.mean()),
+        std_degrees=float(angles.std()),
+        min_degrees=float(angles.min()),
+        max_degrees=float(angles.max()),
+        within_5_degrees_of_90=float(np.mean(np.abs(angles - 90.0) <= 5.0)),
+    )

@@ -1,0 +1,139 @@
+# ruff: noqa: RUF001 -- inputs typed with the minus sign people use
+"""Labs: the numbers behind the lessons' interactive demos."""
+
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from engine import labs
+
+
+def test_the_lecture_neuron_gives_exactly_0_7() -> None:
+    steps = labs.neuron(w=[1, 1, 0], b=-1, x=[0.8, 0.9, 0.3])
+
+    assert steps.products == [Fraction(4, 5), Fraction(9, 10), Fraction(0)]
+    assert steps.weighted_sum == Fraction(17, 10)
+    assert steps.pre_activation == steps.output == Fraction(7, 10)
+    assert steps.to_dict() == {
+        "activation": "relu",
+        "products": [0.8, 0.9, 0.0],
+        "sum": 1.7,
+        "bias": -1.0,
+        "pre_activation": 0.7,
+        "output": 0.7,
+    }
+
+
+def test_text_inputs_are_read_like_typed_answers() -> None:
+    assert labs.neuron(w=["1", "1", "0"], b="−1", x=[".8", "9/10", "0.3"]).output == Fraction(7, 10)
+
+
+def test_relu_cuts_a_negative_pre_activation_to_zero() -> None:
+    steps = labs.neuron(w=[1, 1], b=-1, x=[0.2, 0.3])
+
+    assert steps.pre_activation == Fraction(-1, 2)
+    assert steps.output == 0
+
+
+def test_gelu_is_z_times_phi_of_z_with_its_dip_near_minus_0_17() -> None:
+    steps = labs.neuron(w=[1], b=0, x=[-0.75], activation="gelu")
+
+    assert steps.output == pytest.approx(-0.75 * 0.5 * (1 + math.erf(-0.75 / math.sqrt(2))))
+    assert steps.output == pytest.approx(-0.17, abs=0.005)
+
+
+@pytest.mark.parametrize(
+    "inputs",
+    [
+        {"w": [1, 2], "b": 0, "x": [1]},
+        {"w": [], "b": 0, "x": []},
+        {"w": [1], "b": float("nan"), "x": [1]},
+        {"w": ["one"], "b": 0, "x": [1]},
+        {"w": [1], "b": 0, "x": [1], "activation": "tanh"},
+    ],
+)
+def test_a_neuron_with_unusable_inputs_says_why(inputs: dict[str, object]) -> None:
+    with pytest.raises(labs.LabInputError):
+        labs.neuron(**inputs)  # type: ignore[arg-type]
+
+
+def test_gpt2_small_parameters_part_by_part() -> None:
+    count = labs.parameters(d_model=768, layers=12, vocab=50_257, context=1024)
+
+    assert count.part("MLP").count == 4_722_432
+    assert count.part("attention").count == 2_362_368
+    assert count.part("layer norms").count == 3_072
+    assert count.total == 124_439_808
+    assert any("tied" in line for line in count.convention)
+    assert count.to_dict()["total"] == 124_439_808
+
+
+def test_the_gpt3_lecture_tally_counts_weight_matrices_only() -> None:
+    count = labs.parameters(
+        d_model=12_288, layers=96, vocab=50_257, biases=False, tied=False, norms=False
+    )
+
+    mlp = next(p for p in count.to_dict()["parts"] if p["name"] == "MLP")
+
+    assert mlp["total"] == 115_964_116_992
+    assert count.total == 175_181_291_520
+    assert any("No learned position embeddings" in line for line in count.convention)
+
+
+def test_a_model_with_d_model_1000_has_8000000_mlp_weights_per_block() -> None:
+    count = labs.parameters(d_model=1_000, layers=1, vocab=1, biases=False)
+
+    assert count.part("MLP").count == 8_000_000
+
+
+@pytest.mark.parametrize(
+    "inputs",
+    [
+        {"d_model": 0, "layers": 12, "vocab": 50_257},
+        {"d_model": 768, "layers": 0, "vocab": 50_257},
+        {"d_model": 768, "layers": 12, "vocab": 50_257, "ratio": 2.5},
+        {"d_model": True, "layers": 12, "vocab": 50_257},
+    ],
+)
+def test_a_parameter_count_with_unusable_inputs_says_why(inputs: dict[str, object]) -> None:
+    with pytest.raises(labs.LabInputError):
+        labs.parameters(**inputs)  # type: ignore[arg-type]
+
+
+def test_angles_between_random_directions_squeeze_towards_90_degrees() -> None:
+    histogram = labs.near_orthogonal(dims=100, vectors=300, rng=np.random.default_rng(6))
+
+    assert sum(histogram.counts) == histogram.pairs == 300 * 299 // 2
+    assert len(histogram.bin_edges) == len(histogram.counts) + 1
+    assert histogram.mean_degrees == pytest.approx(90, abs=0.5)
+    assert histogram.std_degrees == pytest.approx(histogram.expected_std_degrees, rel=0.1)
+    assert histogram.within_5_degrees_of_90 > 0.5
+
+
+def test_few_dimensions_spread_the_angles_wide() -> None:
+    low = labs.near_orthogonal(dims=10, vectors=200, rng=1)
+    high = labs.near_orthogonal(dims=1_000, vectors=200, rng=1)
+
+    assert low.std_degrees > 3 * high.std_degrees
+
+
+def test_the_same_seed_gives_the_same_histogram() -> None:
+    first = labs.near_orthogonal(dims=50, vectors=40, rng=123).to_dict()
+
+    assert labs.near_orthogonal(dims=50, vectors=40, rng=123).to_dict() == first
+
+
+@pytest.mark.parametrize(
+    "inputs",
+    [
+        {"dims": 1, "vectors": 10},
+        {"dims": 10, "vectors": 1},
+        {"dims": 10_000, "vectors": 1_000},
+        {"dims": 10, "vectors": 10, "bins": 0},
+    ],
+)
+def test_a_histogram_with_unusable_inputs_says_why(inputs: dict[str, int]) -> None:
+    with pytest.raises(labs.LabInputError):
+        labs.near_orthogonal(rng=0, **inputs)  # type: ignore[arg-type]
