@@ -12,7 +12,6 @@ from django.db.models import Count, Prefetch, Q, QuerySet
 from accounts.models import User
 from course.models import Access, Course, GlossaryTerm, Lesson, LessonProgress, Report, Section
 
-
 # The question bank lives in a later app (quizzes depends on course, not the other way round),
 # so it is looked up by name instead of imported.
 QUESTION_MODEL: str = "quizzes" + ".Question"

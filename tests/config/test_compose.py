@@ -1,0 +1,43 @@
+"""docker-compose.yml cannot run here, so its shape is checked: it must stay valid."""
+
+from pathlib import Path
+
+import yaml
+from django.conf import settings
+
+ROOT = Path(settings.BASE_DIR)
+
+
+def compose() -> dict:
+    return yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+
+
+def test_compose_runs_web_on_postgres_and_redis_with_health_checks():
+    services = compose()["services"]
+
+    assert {"web", "db", "redis", "migrate"} <= set(services)
+    for name in ("web", "db", "redis"):
+        assert services[name]["healthcheck"]["test"], name
+    assert "--appendonly" in services["redis"]["command"]
+    assert services["web"]["depends_on"]["migrate"]["condition"] == (
+        "service_completed_successfully"
+    )
+    env = services["web"]["environment"]
+    assert env["DATABASE_URL"].startswith("postgres://")
+    assert env["REDIS_URL"].startswith("redis://")
+    assert env["DEBUG"] == "0"
+
+
+def test_the_image_installs_from_the_hash_pinned_lock():
+    dockerfile = (ROOT / "Dockerfile").read_text()
+
+    assert "--require-hashes" in dockerfile
+    assert "requirements.lock" in dockerfile
+    assert "USER residual" in dockerfile
+
+
+def test_the_health_endpoint_answers_over_plain_http(client, db):
+    response = client.get("/api/v1/health/")
+
+    assert response.status_code == 200
+    assert response.json() == {"status": "ok"}
