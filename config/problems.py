@@ -180,13 +180,19 @@ def _is_api(request: HttpRequest) -> bool:
 
 def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     if _is_api(request):
+        hint = "" if request.path.endswith("/") else " API paths end in '/'."
         return _api_problem(
             status_code=404,
             slug="not-found",
             title="Not found",
-            detail=f"There is nothing at {request.path}.",
+            detail=f"There is nothing at {request.path}.{hint}",
         )
     return defaults.page_not_found(request, exception)  # type: ignore[arg-type]
+
+
+def api_not_found(request: HttpRequest, unmatched: str = "") -> HttpResponse:
+    """The last API route: unknown paths are problem documents, with DEBUG on or off."""
+    return not_found(request)
 
 
 def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:

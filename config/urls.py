@@ -1,8 +1,9 @@
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from config.health import HealthView
+from config.problems import api_not_found
 
 api = [
     path("", include("accounts.api.urls")),
@@ -10,6 +11,7 @@ api = [
     path("health/", HealthView.as_view(), name="health"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
+    re_path(r"^(?P<unmatched>.*)$", api_not_found),
 ]
 
 urlpatterns = [

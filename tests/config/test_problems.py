@@ -14,6 +14,16 @@ def test_an_unknown_api_url_is_a_404_problem(api):
     assert "/api/v1/no-such-thing/" in body["detail"]
 
 
+def test_unknown_api_urls_are_problems_in_debug_mode_too(client, settings):
+    settings.DEBUG = True
+
+    response = client.get("/api/v1/courses", headers={"X-Forwarded-Proto": "https"})
+
+    assert response.status_code == 404
+    assert response["Content-Type"] == "application/problem+json"
+    assert "end in '/'" in response.json()["detail"]
+
+
 def test_an_unknown_course_is_a_404_problem_naming_it(api):
     body = assert_problem(api.get("/api/v1/courses/nope/"), 404)
 
