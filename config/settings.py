@@ -113,6 +113,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "timeout": 20,
     }
     DATABASES["default"]["CONN_MAX_AGE"] = 0
+    # Tests use a file too: an in-memory database shared between the live server's threads
+    # fails concurrent writers at once ("table is locked") instead of letting them wait.
+    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / ".test-db.sqlite3")}
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
@@ -181,7 +184,7 @@ DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Residual <noreply@res
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "knox.auth.TokenAuthentication",
+        "accounts.auth.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
@@ -199,6 +202,7 @@ REST_FRAMEWORK = {
         "login": os.environ.get("THROTTLE_LOGIN", "10/min"),
         "register": os.environ.get("THROTTLE_REGISTER", "20/hour"),
         "reports": os.environ.get("THROTTLE_REPORTS", "30/hour"),
+        "answers": os.environ.get("THROTTLE_ANSWERS", "120/min"),
     },
     # How many proxies sit in front, so throttles key on the client's address, not the proxy's.
     "NUM_PROXIES": env_int("NUM_PROXIES", 0) if os.environ.get("NUM_PROXIES") else None,
@@ -241,3 +245,8 @@ LOGGING = {
 # A 1,000-review offline sync fits comfortably; a larger body is a 413 before it is parsed.
 DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("API_MAX_BODY_BYTES", 2 * 1024 * 1024)
 CSRF_FAILURE_VIEW = "config.problems.csrf_failure"
+
+# How long a served variant may be answered, in seconds (offline reviews sync later).
+VARIANT_TOKEN_MAX_AGE = env_int("VARIANT_TOKEN_MAX_AGE", 30 * 24 * 3600)
+# How long a repeat of an answer is recognised by its idempotency key, in seconds.
+IDEMPOTENCY_TTL = env_int("IDEMPOTENCY_TTL", 7 * 24 * 3600)

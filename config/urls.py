@@ -8,6 +8,7 @@ from config.problems import api_not_found
 api = [
     path("", include("accounts.api.urls")),
     path("", include("course.api.urls")),
+    path("", include("quizzes.api.urls")),
     path("health/", HealthView.as_view(), name="health"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),

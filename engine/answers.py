@@ -1,4 +1,3 @@
-# ruff: noqa: RUF001, RUF002 -- learners read typographic math symbols here, on purpose
 """Reading a typed answer: text as a person types it, to one exact number or a reason why not.
 
 Read: `8000000`, `8,000,000`, `8 000 000`, `8e6`, `8E+06`, `8×10^6`, `8×10⁶`, `8*10**6`,

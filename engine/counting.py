@@ -1,4 +1,3 @@
-# ruff: noqa: RUF001, RUF002 -- learners read typographic math symbols here, on purpose
 """Parameter counts of GPT-style models, part by part, with the convention spelled out.
 
 A total means little without its convention (tied embeddings or not, biases, position

@@ -1,4 +1,3 @@
-# ruff: noqa: RUF001, RUF002 -- learners read typographic math symbols here, on purpose
 """Numbers as people read them: `8,000,000`, `0.7`, `−0.3`, `any value in (−2, −1]`."""
 
 from __future__ import annotations

@@ -1,4 +1,3 @@
-# ruff: noqa: RUF002 -- learners read typographic math symbols here, on purpose
 """Grading: a read number against the answer, then against the values typical mistakes give.
 
 Order, for a numeric answer: the answer (exactly for counts, within the tolerance otherwise,

@@ -1,1 +1,186 @@
-"""Questions, answers, cards and reviews: arrives with the question bank."""
+"""What is asked and remembered: questions and their choices, learners' answers, and the
+idempotency records that make a retried answer count once."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+
+from course.models import Lesson, LiveManager
+
+
+class Question(models.Model):
+    class Kind(models.TextChoices):
+        SINGLE_CHOICE = "single_choice", "Single choice"
+        MULTIPLE_CHOICE = "multiple_choice", "Multiple choice"
+        NUMERIC = "numeric", "Numeric"
+        FREE_TEXT = "free_text", "Free text"
+
+    class Topic(models.TextChoices):
+        NEURONS = "neurons", "Neurons"
+        EMBEDDINGS = "embeddings", "Embeddings and positions"
+        ATTENTION = "attention", "Attention"
+        MLP = "mlp", "MLP"
+        NORMS_RESIDUALS = "norms-residuals", "Norms and residuals"
+        PARAMETERS_SCALING = "parameters-scaling", "Parameters and scaling"
+        OUTPUT = "output", "Logits and output"
+
+    key = models.SlugField(max_length=80, unique=True, help_text="Stable id in the content files.")
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    topic = models.CharField(max_length=24, choices=Topic.choices)
+    difficulty = models.PositiveSmallIntegerField(
+        validators=[MinValueValidator(1), MaxValueValidator(5)]
+    )
+    lesson = models.ForeignKey(Lesson, on_delete=models.PROTECT, related_name="questions")
+    position = models.PositiveSmallIntegerField(default=0, help_text="Order within the lesson.")
+    interview = models.BooleanField(default=False)
+    prompt_markdown = models.TextField()
+    prompt_html = models.TextField()
+    explanation_markdown = models.TextField(blank=True)
+    explanation_html = models.TextField(blank=True)
+    model_answer_markdown = models.TextField(blank=True)
+    model_answer_html = models.TextField(blank=True)
+    generator = models.CharField(
+        max_length=40, blank=True, help_text="The engine family that makes each variant."
+    )
+    # The answer key of a fixed numeric question (generated ones get theirs from the engine).
+    answer = models.JSONField(null=True, blank=True, help_text="A number or {low, high, ...}.")
+    tolerance = models.JSONField(null=True, blank=True)
+    mistakes = models.JSONField(default=list, blank=True)
+    solution_steps = models.JSONField(default=list, blank=True)
+    version = models.PositiveIntegerField(
+        default=1, help_text="Goes up whenever what counts as right changes."
+    )
+    answer_fingerprint = models.CharField(max_length=64, blank=True, editable=False)
+    archived_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = LiveManager()
+
+    class Meta:
+        ordering = ["lesson__course", "lesson__number", "position", "pk"]
+        indexes = [
+            models.Index(fields=["lesson", "position"]),
+            models.Index(fields=["topic", "kind"]),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(difficulty__gte=1, difficulty__lte=5),
+                name="question_difficulty_1_to_5",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.key
+
+    @property
+    def is_choice(self) -> bool:
+        return self.kind in (self.Kind.SINGLE_CHOICE, self.Kind.MULTIPLE_CHOICE)
+
+    @property
+    def is_generated(self) -> bool:
+        return bool(self.generator)
+
+    @property
+    def generator_or_none(self) -> str | None:
+        return self.generator or None
+
+
+class Choice(models.Model):
+    question = models.ForeignKey(Question, on_delete=models.CASCADE, related_name="choices")
+    position = models.PositiveSmallIntegerField()
+    text_markdown = models.TextField()
+    text_html = models.TextField()
+    is_correct = models.BooleanField(default=False)
+    explanation_html = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["question", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["question", "position"], name="choice_position_once")
+        ]
+
+    def __str__(self) -> str:
+        return self.text_markdown[:60]
+
+
+class Answer(models.Model):
+    """One graded answer, kept with everything needed to explain and re-grade it later."""
+
+    class Mode(models.TextChoices):
+        REVIEW = "review", "Review"
+        PRACTICE = "practice", "Practice"
+
+    class Status(models.TextChoices):
+        CORRECT = "correct", "Correct"
+        INCORRECT = "incorrect", "Incorrect"
+        PARTIAL = "partial", "Partial"
+        SELF_GRADED = "self_graded", "Self-graded"
+
+    class Rating(models.TextChoices):
+        AGAIN = "again", "Again"
+        HARD = "hard", "Hard"
+        GOOD = "good", "Good"
+        EASY = "easy", "Easy"
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="answers"
+    )
+    question = models.ForeignKey(Question, on_delete=models.PROTECT, related_name="answers")
+    question_version = models.PositiveIntegerField()
+    mode = models.CharField(max_length=8, choices=Mode.choices, default=Mode.REVIEW)
+    variant_seed = models.PositiveBigIntegerField(null=True, blank=True)
+    response = models.TextField(blank=True, help_text="The text as the learner typed it.")
+    value_read = models.CharField(
+        max_length=120, blank=True, help_text="The number read from the text, exactly (p/q)."
+    )
+    choice_ids = models.JSONField(default=list, blank=True)
+    status = models.CharField(max_length=12, choices=Status.choices)
+    score = models.FloatField()
+    misconception = models.CharField(max_length=40, blank=True)
+    self_rating = models.CharField(max_length=8, choices=Rating.choices, blank=True)
+    duration_ms = models.PositiveIntegerField(null=True, blank=True)
+    client_id = models.UUIDField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        indexes = [
+            models.Index(fields=["user", "question", "created_at"]),
+            models.Index(fields=["question", "created_at"]),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(score__gte=0, score__lte=1), name="answer_score_0_to_1"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} on {self.question_id}: {self.status}"
+
+
+class IdempotencyRecord(models.Model):
+    """The first response to a request that records learning, replayed for its repeats.
+
+    Written in the same transaction as the answer it stands for, so a repeat either finds the
+    record and the answer, or neither.
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="idempotency_records"
+    )
+    key = models.CharField(max_length=255)
+    fingerprint = models.CharField(max_length=64, help_text="SHA-256 of the method, path, body.")
+    status_code = models.PositiveSmallIntegerField()
+    body = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "key"], name="idempotency_key_once_per_user")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id}:{self.key}"

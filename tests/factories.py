@@ -6,6 +6,7 @@ from factory.django import DjangoModelFactory
 from accounts.models import User
 from course import markdown
 from course.models import Access, Course, GlossaryTerm, Lesson, Section
+from quizzes.models import Choice, Question
 
 PASSWORD = "correct horse battery staple"
 
@@ -69,3 +70,38 @@ class GlossaryTermFactory(DjangoModelFactory[GlossaryTerm]):
     aliases = factory.LazyFunction(list)
     definition_markdown = "A definition."
     definition_html = factory.LazyAttribute(lambda t: markdown.render(t.definition_markdown))
+
+
+class QuestionFactory(DjangoModelFactory[Question]):
+    class Meta:
+        model = Question
+
+    key = factory.Sequence(lambda n: f"question-{n}")
+    kind = Question.Kind.NUMERIC
+    topic = Question.Topic.MLP
+    difficulty = 2
+    lesson = factory.SubFactory(LessonFactory)
+    position = factory.Sequence(lambda n: n + 1)
+    prompt_markdown = "How many weights does the MLP of a 1,000-wide model hold (ratio 4)?"
+    prompt_html = factory.LazyAttribute(lambda q: markdown.render(q.prompt_markdown))
+    explanation_html = "<p>Two matrices of d by 4d.</p>"
+    answer = 8_000_000
+    tolerance = factory.LazyFunction(lambda: {"kind": "exact", "amount": 0.0})
+    mistakes = factory.LazyFunction(
+        lambda: [{"code": "one_matrix", "value": 4_000_000, "message": "That is one matrix."}]
+    )
+    solution_steps = factory.LazyFunction(lambda: ["2 × 1,000 × 4,000 = 8,000,000"])
+
+
+class ChoiceFactory(DjangoModelFactory[Choice]):
+    class Meta:
+        model = Choice
+
+    question = factory.SubFactory(
+        QuestionFactory, kind=Question.Kind.SINGLE_CHOICE, answer=None, mistakes=[]
+    )
+    position = factory.Sequence(lambda n: n + 1)
+    text_markdown = factory.Sequence(lambda n: f"Choice {n}")
+    text_html = factory.LazyAttribute(lambda c: markdown.render(c.text_markdown))
+    is_correct = False
+    explanation_html = "<p>Why.</p>"

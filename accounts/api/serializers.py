@@ -1,11 +1,21 @@
 from django.contrib.auth import password_validation
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import models
 from rest_framework import serializers
 
 from accounts.models import User
+from config.fields import StrictBooleanField, StrictFloatField, StrictIntegerField
 
 
 class UserSerializer(serializers.ModelSerializer[User]):
+    serializer_field_mapping = {
+        **serializers.ModelSerializer.serializer_field_mapping,
+        models.BooleanField: StrictBooleanField,
+        models.FloatField: StrictFloatField,
+        models.PositiveIntegerField: StrictIntegerField,
+        models.PositiveSmallIntegerField: StrictIntegerField,
+    }
+
     class Meta:
         model = User
         fields = (
@@ -64,7 +74,7 @@ class RegisterResponseSerializer(serializers.Serializer[None]):
 class LoginSerializer(serializers.Serializer[None]):
     username = serializers.CharField(max_length=150)
     password = serializers.CharField(max_length=128, trim_whitespace=False)
-    session = serializers.BooleanField(
+    session = StrictBooleanField(
         default=False,
         help_text="Also start a browser session (cookie + CSRF) for the web app.",
     )

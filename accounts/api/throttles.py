@@ -1,7 +1,7 @@
 import hashlib
 from typing import Any
 
-from rest_framework.throttling import SimpleRateThrottle
+from config.throttles import SimpleRateThrottle
 
 
 class LoginThrottle(SimpleRateThrottle):

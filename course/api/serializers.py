@@ -3,6 +3,7 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from config.fields import QuerySerializer, StrictIntegerField
 from course import selectors
 from course.models import Access, Course, GlossaryTerm, Lesson, LessonProgress, Report
 
@@ -152,7 +153,7 @@ class GlossaryTermSerializer(serializers.ModelSerializer[GlossaryTerm]):
         fields = ("slug", "term", "aliases", "definition_html", "lesson", "course")
 
 
-class GlossaryQuerySerializer(serializers.Serializer[Any]):
+class GlossaryQuerySerializer(QuerySerializer):
     search = serializers.CharField(required=False, allow_blank=True, max_length=100)
     course = serializers.CharField(required=False, allow_blank=True, max_length=80)
 
@@ -166,7 +167,7 @@ class ReportSerializer(serializers.Serializer[Any]):
         allow_null=True,
         error_messages={"does_not_exist": "There is no lesson '{value}'."},
     )
-    question = serializers.IntegerField(
+    question = StrictIntegerField(
         source="question_id", required=False, allow_null=True, min_value=1
     )
     message = serializers.CharField(max_length=2000)

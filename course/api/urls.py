@@ -1,6 +1,6 @@
 from django.urls import path
 
-from course.api import views
+from course.api import labs, views
 
 urlpatterns = [
     path("courses/", views.CourseListView.as_view(), name="course-list"),
@@ -11,4 +11,7 @@ urlpatterns = [
     ),
     path("glossary/", views.GlossaryView.as_view(), name="glossary"),
     path("reports/", views.ReportCreateView.as_view(), name="report-create"),
+    path("labs/neuron/", labs.NeuronLabView.as_view(), name="lab-neuron"),
+    path("labs/parameters/", labs.ParametersLabView.as_view(), name="lab-parameters"),
+    path("labs/near-orthogonal/", labs.NearOrthogonalLabView.as_view(), name="lab-near-orthogonal"),
 ]

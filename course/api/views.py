@@ -6,10 +6,10 @@ from rest_framework import generics, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from config.problems import Problem
+from config.throttles import ScopedRateThrottle
 from course import selectors, services
 from course.api.serializers import (
     CourseDetailSerializer,

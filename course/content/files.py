@@ -13,6 +13,7 @@ from typing import Any
 import yaml
 from rest_framework import serializers
 
+from course.content import parts
 from course.content.schema import CourseSchema, GlossarySchema, LessonSchema
 
 
@@ -70,7 +71,7 @@ def _flatten(detail: Any, path: tuple[str, ...] = ()) -> list[tuple[tuple[str, .
     return [(path, str(detail))]
 
 
-class _Reader:
+class Reader:
     def __init__(self, root: Path) -> None:
         self.root = root
         self.problems: list[ContentProblem] = []
@@ -135,9 +136,18 @@ def _describe_term(data: Any, keys: tuple[str, ...]) -> tuple[str, str]:
     return "glossary", ".".join(keys) or "-"
 
 
-def read_content(root: Path) -> list[CourseData]:
-    """Every course under `root`, checked. Raises ContentInvalid listing all problems."""
-    reader = _Reader(root)
+@dataclass
+class Content:
+    courses: list[CourseData]
+    parts: dict[str, Any] = field(default_factory=dict)
+
+
+def read_content(root: Path) -> Content:
+    """Every course under `root`, and every registered part, checked.
+
+    Raises ContentInvalid listing all problems, so an author sees them at once.
+    """
+    reader = Reader(root)
     courses_dir = root / "courses"
     if not courses_dir.is_dir():
         raise ContentInvalid([ContentProblem(str(root), "folder", "courses", "no courses/ folder")])
@@ -163,12 +173,16 @@ def read_content(root: Path) -> list[CourseData]:
             )
         courses.append(course)
 
+    extra = {
+        name: part.read(reader=reader, root=root, courses=courses)
+        for name, part in parts.registered().items()
+    }
     if reader.problems:
         raise ContentInvalid(reader.problems)
-    return courses
+    return Content(courses=courses, parts=extra)
 
 
-def _read_course(reader: _Reader, course_dir: Path) -> CourseData | None:
+def _read_course(reader: Reader, course_dir: Path) -> CourseData | None:
     course_file = course_dir / "course.yaml"
     if not course_file.is_file():
         reader.problem(course_file, "course", "-", "missing course.yaml")
@@ -241,7 +255,7 @@ def _read_course(reader: _Reader, course_dir: Path) -> CourseData | None:
     return course
 
 
-def _read_lesson(reader: _Reader, path: Path) -> LessonData | None:
+def _read_lesson(reader: Reader, path: Path) -> LessonData | None:
     raw = reader.load_yaml(path)
     data = reader.validate(path, LessonSchema(), raw, _describe_lesson)
     if data is None:
@@ -258,7 +272,7 @@ def _read_lesson(reader: _Reader, path: Path) -> LessonData | None:
     return LessonData(file=reader.name(path), **data)
 
 
-def _read_glossary(reader: _Reader, path: Path, lesson_slugs: set[str]) -> list[dict[str, Any]]:
+def _read_glossary(reader: Reader, path: Path, lesson_slugs: set[str]) -> list[dict[str, Any]]:
     if not path.is_file():
         return []
     raw = reader.load_yaml(path)

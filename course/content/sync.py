@@ -15,7 +15,8 @@ from typing import Any
 from django.db import models, transaction
 
 from course import markdown
-from course.content.files import CourseData
+from course.content import parts
+from course.content.files import Content
 from course.models import Course, GlossaryTerm, Lesson, Section
 
 
@@ -35,7 +36,7 @@ class Changes:
         return self.changed_count > 0
 
     def summary(self) -> str:
-        kinds = ("course", "lesson", "section", "glossary term")
+        kinds = ("course", "lesson", "section", "glossary term", "question", "choice")
         lines = []
         for kind in kinds:
             parts = [
@@ -48,7 +49,7 @@ class Changes:
         return "\n".join(lines)
 
 
-def _upsert(
+def upsert(
     model: type[models.Model],
     existing: dict[Any, Any],
     key: Any,
@@ -73,7 +74,7 @@ def _upsert(
     return row
 
 
-def _archive(rows: Iterable[Any], now: datetime, changes: Changes, kind: str) -> None:
+def archive(rows: Iterable[Any], now: datetime, changes: Changes, kind: str) -> None:
     for row in rows:
         if row.archived_at is None:
             row.archived_at = now
@@ -82,10 +83,9 @@ def _archive(rows: Iterable[Any], now: datetime, changes: Changes, kind: str) ->
 
 
 @transaction.atomic
-def content_sync(
-    *, courses: list[CourseData], now: datetime, progress: Callable[[str], None]
-) -> Changes:
+def content_sync(*, content: Content, now: datetime, progress: Callable[[str], None]) -> Changes:
     changes = Changes()
+    courses = content.courses
     existing_courses = {c.slug: c for c in Course.objects.all()}
     existing_lessons = {lesson.slug: lesson for lesson in Lesson.objects.all()}
     existing_sections: dict[tuple[int, str], Section] = {
@@ -102,7 +102,7 @@ def content_sync(
     done = 0
 
     for data in courses:
-        course = _upsert(
+        course = upsert(
             Course,
             existing_courses,
             data.slug,
@@ -113,7 +113,7 @@ def content_sync(
         for lesson_data in data.lessons:
             done += 1
             before = changes.changed_count
-            lesson = _upsert(
+            lesson = upsert(
                 Lesson,
                 existing_lessons,
                 lesson_data.slug,
@@ -137,7 +137,7 @@ def content_sync(
             for position, section in enumerate(lesson_data.sections, start=1):
                 key = (lesson.pk, section["slug"])
                 kept_sections.add(key)
-                _upsert(
+                upsert(
                     Section,
                     existing_sections,
                     key,
@@ -161,7 +161,7 @@ def content_sync(
             key = (course.pk, term["slug"])
             kept_terms.add(key)
             lesson_slug = term.get("lesson")
-            _upsert(
+            upsert(
                 GlossaryTerm,
                 existing_terms,
                 key,
@@ -195,16 +195,18 @@ def content_sync(
                     changes.note("lesson", "updated")
 
     kept_courses = {c.slug for c in courses}
-    _archive(
+    archive(
         (c for s, c in existing_courses.items() if s not in kept_courses), now, changes, "course"
     )
-    _archive(
+    archive(
         (r for s, r in existing_lessons.items() if s not in kept_lessons), now, changes, "lesson"
     )
-    _archive(
+    archive(
         (r for k, r in existing_sections.items() if k not in kept_sections), now, changes, "section"
     )
-    _archive(
+    archive(
         (r for k, r in existing_terms.items() if k not in kept_terms), now, changes, "glossary term"
     )
+    for name, part in parts.registered().items():
+        part.sync(content.parts[name], now=now, changes=changes, progress=progress)
     return changes

@@ -1,4 +1,3 @@
-# ruff: noqa: RUF001 -- learners read typographic math symbols here, on purpose
 """Attention by the numbers: one softmax weight, and what a longer context costs."""
 
 from __future__ import annotations

@@ -1,4 +1,3 @@
-# ruff: noqa: RUF001 -- learners read typographic math symbols here, on purpose
 """Counting attention and a whole transformer block."""
 
 from __future__ import annotations

@@ -1,4 +1,3 @@
-# ruff: noqa: RUF001 -- learners read typographic math symbols here, on purpose
 """High-dimensional geometry: random directions are nearly perpendicular."""
 
 from __future__ import annotations

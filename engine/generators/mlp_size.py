@@ -1,4 +1,3 @@
-# ruff: noqa: RUF001 -- learners read typographic math symbols here, on purpose
 """Counting an MLP layer: its weights alone, and with its biases."""
 
 from __future__ import annotations

@@ -1,4 +1,3 @@
-# ruff: noqa: RUF001 -- learners read typographic math symbols here, on purpose
 """Counting a whole GPT-2-style model, with the convention stated in the prompt."""
 
 from __future__ import annotations

@@ -1,4 +1,3 @@
-# ruff: noqa: RUF001 -- learners read typographic math symbols here, on purpose
 """One neuron by hand: ReLU and GELU activations, and a bias that makes ReLU an AND gate."""
 
 from __future__ import annotations

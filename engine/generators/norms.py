@@ -1,4 +1,3 @@
-# ruff: noqa: RUF001 -- learners read typographic math symbols here, on purpose
 """Layer norm by hand: one element of the normalized vector."""
 
 from __future__ import annotations

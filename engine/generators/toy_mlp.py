@@ -1,4 +1,3 @@
-# ruff: noqa: RUF001, RUF002 -- learners read typographic math symbols here, on purpose
 """A toy MLP that stores facts, as in the lecture: named directions, a few AND-gate neurons.
 
 Rows of W↑ ask whether features are present, the bias and ReLU make each neuron a threshold,

@@ -44,15 +44,16 @@ def test_lesson_detail_costs_the_same_for_3_sections_as_for_30(client, plan):
     small = queries_for(client, f"/api/v1/lessons/{build_lesson(3)}/")
     large = queries_for(client, f"/api/v1/lessons/{build_lesson(30)}/")
 
-    # session + user, lesson, sections, prerequisites, terms, previous, next, progress
-    assert len(small) == len(large) == 9, "\n".join(large)
+    # session + user, lesson, sections, prerequisites, terms, previous, next, progress,
+    # question ids
+    assert len(small) == len(large) == 10, "\n".join(large)
 
 
 def test_anonymous_lesson_detail_skips_the_progress_query(client):
     small = queries_for(client, f"/api/v1/lessons/{build_lesson(3)}/")
     large = queries_for(client, f"/api/v1/lessons/{build_lesson(30)}/")
 
-    assert len(small) == len(large) == 6, "\n".join(large)
+    assert len(small) == len(large) == 7, "\n".join(large)
 
 
 def test_course_detail_costs_the_same_for_3_lessons_as_for_30(client):

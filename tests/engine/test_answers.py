@@ -1,4 +1,3 @@
-# ruff: noqa: RUF001 -- typed answers use the minus, multiplication and other signs people type
 """Reading typed answers: every accepted form, and every refusal with its reason."""
 
 from fractions import Fraction

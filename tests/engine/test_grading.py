@@ -1,4 +1,3 @@
-# ruff: noqa: RUF001 -- answers are shown with the minus sign learners read
 """Grading: exact counts, tolerances, intervals, mistakes named, partial credit, choices."""
 
 from fractions import Fraction

@@ -1,4 +1,3 @@
-# ruff: noqa: RUF001 -- inputs typed with the minus sign people use
 """Labs: the numbers behind the lessons' interactive demos."""
 
 import math

@@ -1,4 +1,3 @@
-# ruff: noqa: RUF001 -- typed answers use the signs people type
 """The ways a person may type a number, for checking that each one grades as the number."""
 
 from fractions import Fraction

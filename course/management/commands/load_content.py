@@ -29,17 +29,19 @@ class Command(BaseCommand):
             raise CommandError(f"{root} is not a folder")
         self.stdout.write(f"Checking {root} ...")
         try:
-            courses = read_content(root)
+            content = read_content(root)
         except ContentInvalid as exc:
             for problem in exc.problems:
                 self.stderr.write(str(problem))
             raise CommandError(
                 f"{len(exc.problems)} problem(s) found; nothing was loaded."
             ) from None
-        lessons = sum(len(course.lessons) for course in courses)
-        self.stdout.write(f"Files are valid: {len(courses)} course(s), {lessons} lesson(s).")
+        lessons = sum(len(course.lessons) for course in content.courses)
+        self.stdout.write(
+            f"Files are valid: {len(content.courses)} course(s), {lessons} lesson(s)."
+        )
 
-        changes = content_sync(courses=courses, now=timezone.now(), progress=self.stdout.write)
+        changes = content_sync(content=content, now=timezone.now(), progress=self.stdout.write)
         if changes.changed:
             self.stdout.write(changes.summary())
             self.stdout.write(self.style.SUCCESS("Content loaded."))

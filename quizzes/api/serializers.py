@@ -1,0 +1,103 @@
+from typing import Any
+
+from rest_framework import serializers
+
+from config.fields import QuerySerializer, StrictIntegerField
+from engine import FAMILIES
+from quizzes.models import Answer, Question
+
+
+class QuestionQuerySerializer(QuerySerializer):
+    lesson = serializers.RegexField(r"^[a-z0-9-]+\Z", max_length=80, required=False)
+    topic = serializers.ChoiceField(choices=Question.Topic.choices, required=False)
+    kind = serializers.ChoiceField(choices=Question.Kind.choices, required=False)
+    difficulty = serializers.IntegerField(min_value=1, max_value=5, required=False)
+    interview = serializers.BooleanField(required=False, allow_null=True, default=None)
+    generator = serializers.ChoiceField(choices=sorted(FAMILIES), required=False)
+    search = serializers.CharField(max_length=100, required=False, allow_blank=True)
+
+
+class QuestionSummarySerializer(serializers.ModelSerializer[Question]):
+    lesson = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    generator = serializers.CharField(allow_null=True, source="generator_or_none")
+
+    class Meta:
+        model = Question
+        fields = (
+            "id",
+            "key",
+            "kind",
+            "topic",
+            "difficulty",
+            "lesson",
+            "interview",
+            "generator",
+            "version",
+            "prompt_html",
+        )
+
+
+class ChoiceOutSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    text_html = serializers.CharField()
+
+
+class VariantOutSerializer(serializers.Serializer[Any]):
+    token = serializers.CharField(help_text="Send back with the answer.")
+    seed = serializers.IntegerField()
+    prompt_html = serializers.CharField()
+    data = serializers.DictField(help_text="The variant's numbers, under the prompt's names.")
+
+
+class QuestionDetailSerializer(QuestionSummarySerializer):
+    choices = ChoiceOutSerializer(many=True, required=False)
+    variant = VariantOutSerializer(required=False)
+
+    class Meta(QuestionSummarySerializer.Meta):
+        fields = (*QuestionSummarySerializer.Meta.fields, "choices", "variant")
+
+
+class QuestionDetailQuerySerializer(QuerySerializer):
+    seed = serializers.IntegerField(min_value=0, max_value=2**63 - 1, required=False)
+
+
+class AnswerInSerializer(serializers.Serializer[Any]):
+    response = serializers.CharField(
+        max_length=2000, required=False, allow_blank=True, trim_whitespace=False
+    )
+    choice_ids = serializers.ListField(
+        child=StrictIntegerField(min_value=1), max_length=8, required=False
+    )
+    variant = serializers.CharField(max_length=500, required=False)
+    self_rating = serializers.ChoiceField(choices=Answer.Rating.choices, required=False)
+    mode = serializers.ChoiceField(choices=Answer.Mode.choices, default=Answer.Mode.REVIEW)
+    duration_ms = StrictIntegerField(min_value=0, max_value=86_400_000, required=False)
+    client_id = serializers.UUIDField(required=False)
+
+
+class MisconceptionSerializer(serializers.Serializer[Any]):
+    code = serializers.CharField()
+    message = serializers.CharField()
+
+
+class ChoiceVerdictSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    correct = serializers.BooleanField()
+    explanation_html = serializers.CharField()
+
+
+class AnswerOutSerializer(serializers.Serializer[Any]):
+    answer_id = serializers.IntegerField()
+    question = serializers.IntegerField()
+    question_version = serializers.IntegerField()
+    mode = serializers.ChoiceField(choices=Answer.Mode.choices)
+    status = serializers.ChoiceField(choices=Answer.Status.choices)
+    score = serializers.FloatField()
+    feedback_html = serializers.CharField()
+    misconception = MisconceptionSerializer(allow_null=True)
+    correct_answer = serializers.CharField(allow_blank=True)
+    solution_steps = serializers.ListField(child=serializers.CharField())
+    value_read = serializers.FloatField(allow_null=True)
+    model_answer_html = serializers.CharField(required=False)
+    choices = ChoiceVerdictSerializer(many=True, required=False)
+    review = serializers.DictField(allow_null=True, help_text="The card's new schedule.")

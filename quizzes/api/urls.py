@@ -1,0 +1,15 @@
+from django.urls import path
+
+from quizzes.api import views
+
+urlpatterns = [
+    path("questions/", views.QuestionListView.as_view(), name="question-list"),
+    path(
+        "questions/<int:question_id>/", views.QuestionDetailView.as_view(), name="question-detail"
+    ),
+    path(
+        "questions/<int:question_id>/answers/",
+        views.AnswerCreateView.as_view(),
+        name="answer-create",
+    ),
+]

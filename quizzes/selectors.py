@@ -1,0 +1,77 @@
+"""Reads on the question bank and answers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Prefetch, Q, QuerySet
+
+from accounts.models import User
+from quizzes.models import Answer, Choice, Question
+
+
+def question_list(
+    *,
+    lesson: str = "",
+    topic: str = "",
+    kind: str = "",
+    difficulty: int | None = None,
+    interview: bool | None = None,
+    generator: str = "",
+    search: str = "",
+) -> QuerySet[Question]:
+    questions = (
+        Question.objects.live()
+        .filter(lesson__archived_at__isnull=True)
+        .select_related("lesson")
+        .order_by("lesson__number", "position", "pk")
+    )
+    if lesson:
+        questions = questions.filter(lesson__slug=lesson)
+    if topic:
+        questions = questions.filter(topic=topic)
+    if kind:
+        questions = questions.filter(kind=kind)
+    if difficulty is not None:
+        questions = questions.filter(difficulty=difficulty)
+    if interview is not None:
+        questions = questions.filter(interview=interview)
+    if generator:
+        questions = questions.filter(generator=generator)
+    if search:
+        questions = questions.filter(
+            Q(prompt_markdown__icontains=search) | Q(key__icontains=search)
+        )
+    return questions
+
+
+def question_detail(*, question_id: int) -> Question:
+    """The live question with its choices in order; raises Question.DoesNotExist."""
+    return (
+        Question.objects.live()
+        .filter(lesson__archived_at__isnull=True)
+        .select_related("lesson")
+        .prefetch_related(Prefetch("choices", queryset=Choice.objects.order_by("position")))
+        .get(pk=question_id)
+    )
+
+
+def export_answers(user: User) -> list[dict[str, Any]]:
+    return [
+        {
+            "question": a.question.key,
+            "question_version": a.question_version,
+            "mode": a.mode,
+            "variant_seed": a.variant_seed,
+            "response": a.response,
+            "choice_ids": a.choice_ids,
+            "status": a.status,
+            "score": a.score,
+            "misconception": a.misconception or None,
+            "self_rating": a.self_rating or None,
+            "duration_ms": a.duration_ms,
+            "client_id": str(a.client_id) if a.client_id else None,
+            "created_at": a.created_at.isoformat(),
+        }
+        for a in Answer.objects.filter(user=user).select_related("question").order_by("pk")
+    ]

@@ -1,0 +1,248 @@
+"""Writes on answers: grade one answer and keep it, once, in one transaction.
+
+The path of one answer: rebuild the variant from its signed token, read the typed text, grade it
+with the engine, store the answer and its idempotency record, commit. Anything refused is refused
+before the first write, so a refused answer leaves nothing behind.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import uuid
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import IntegrityError, connection, transaction
+from django.utils.html import escape
+
+from accounts.models import User
+from engine import Grade, Interval, Refusal, Tolerance, grade_choices, grade_numeric, read_number
+from engine.answer_key import expected_from_json
+from engine.grading import format_expected
+from quizzes import errors
+from quizzes.content import mistakes_of
+from quizzes.models import Answer, IdempotencyRecord, Question
+from quizzes.variants import variant_for, variant_seed
+
+SELF_RATING_SCORES = {"again": 0.0, "hard": 0.5, "good": 1.0, "easy": 1.0}
+
+
+@dataclass(frozen=True)
+class Submitted:
+    """What the learner sent, already checked for types and lengths by the API layer."""
+
+    response: str | None = None
+    choice_ids: Sequence[int] | None = None
+    variant: str | None = None
+    self_rating: str | None = None
+    mode: str = Answer.Mode.REVIEW
+    duration_ms: int | None = None
+    client_id: uuid.UUID | None = None
+
+
+@dataclass(frozen=True)
+class Replayable:
+    """A response that a repeat of the same request gets back unchanged."""
+
+    status_code: int
+    body: dict[str, Any]
+    replayed: bool = False
+
+
+def request_fingerprint(*, method: str, path: str, body: Any) -> str:
+    canonical = json.dumps(body, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(f"{method} {path}\n{canonical}".encode()).hexdigest()
+
+
+def idempotent(
+    *, user: User, key: str | None, fingerprint: str, action: Callable[[], Replayable]
+) -> Replayable:
+    """Run `action` once per (user, key): a repeat gets the first response back.
+
+    The record is written in the action's transaction. While the first request holds the key,
+    a repeat is refused with 409; the same key with another body is refused with 422.
+    """
+    if key is None:
+        with transaction.atomic():
+            return action()
+    try:
+        with transaction.atomic():
+            if not _try_lock(user.pk, key):
+                raise errors.idempotency_in_progress()
+            first = IdempotencyRecord.objects.filter(user=user, key=key).first()
+            if first is not None:
+                if first.fingerprint != fingerprint:
+                    raise errors.idempotency_mismatch()
+                return Replayable(first.status_code, first.body, replayed=True)
+            result = action()
+            IdempotencyRecord.objects.create(
+                user=user,
+                key=key,
+                fingerprint=fingerprint,
+                status_code=result.status_code,
+                body=result.body,
+            )
+            return result
+    except IntegrityError:
+        # Another request with this key committed first; this one's answer is rolled back.
+        raise errors.idempotency_in_progress() from None
+
+
+def _try_lock(user_id: int, key: str) -> bool:
+    """A transaction-scoped lock on (user, key); on SQLite, writers are serialized anyway."""
+    if connection.vendor != "postgresql":
+        return True
+    digest = hashlib.blake2b(f"{user_id}:{key}".encode(), digest_size=8).digest()
+    lock_id = int.from_bytes(digest, "big", signed=True)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_try_advisory_xact_lock(%s)", [lock_id])
+        return bool(cursor.fetchone()[0])
+
+
+def answer_submit(*, user: User, question: Question, submitted: Submitted) -> Replayable:
+    """Grade and store one answer; the caller runs it inside `idempotent`."""
+    grade, seed, value = _grade(user=user, question=question, submitted=submitted)
+    answer = Answer(
+        user=user,
+        question=question,
+        question_version=question.version,
+        mode=submitted.mode,
+        variant_seed=seed,
+        response=submitted.response or "",
+        value_read=value,
+        choice_ids=sorted(submitted.choice_ids or []),
+        status=grade.status,
+        score=grade.score,
+        misconception=grade.misconception.code if grade.misconception else "",
+        self_rating=submitted.self_rating or "",
+        duration_ms=submitted.duration_ms,
+        client_id=submitted.client_id,
+    )
+    # The score's range is also a database constraint; checking it here would cost a query.
+    answer.full_clean(exclude=["user", "question"], validate_constraints=False)
+    answer.save()
+    return Replayable(201, answer_result(answer=answer, question=question, grade=grade))
+
+
+def _grade(
+    *, user: User, question: Question, submitted: Submitted
+) -> tuple[Grade, int | None, str]:
+    if question.kind == Question.Kind.FREE_TEXT:
+        if not submitted.self_rating:
+            raise errors.invalid_field(
+                "self_rating",
+                "required",
+                "Rate your own answer (again, hard, good or easy) after reading the model answer.",
+            )
+        score = SELF_RATING_SCORES[submitted.self_rating]
+        status = "correct" if score == 1 else "partial" if score > 0 else "incorrect"
+        return Grade(status=status, score=score, misconception=None, correct_answer=""), None, ""
+
+    if question.is_choice:
+        return _grade_choices(question, submitted), None, ""
+
+    if submitted.response is None or submitted.response == "":
+        raise errors.invalid_field("response", "required", "Type your answer as a number.")
+    read = read_number(submitted.response)
+    if isinstance(read, Refusal):
+        raise errors.unreadable_number(read.message)
+
+    if question.is_generated:
+        if not submitted.variant:
+            raise errors.invalid_field(
+                "variant", "required", "Send the variant token the question came with."
+            )
+        seed = variant_seed(token=submitted.variant, user_id=user.pk, question_id=question.pk)
+        variant = variant_for(question, seed)
+        grade = grade_numeric(
+            read,
+            answer=variant.answer,
+            tolerance=variant.tolerance,
+            mistakes=variant.mistakes,
+            partial=variant.partial,
+            correct_answer=variant.correct_answer,
+            solution_steps=variant.solution_steps,
+        )
+        return grade, seed, str(read.value)
+
+    answer = expected_from_json(question.answer)
+    tolerance = Tolerance.from_dict(question.tolerance) if question.tolerance else Tolerance.exact()
+    grade = grade_numeric(
+        read,
+        answer=answer,
+        tolerance=tolerance,
+        mistakes=mistakes_of(question),
+        correct_answer=format_expected(answer) if not isinstance(answer, Interval) else None,
+        solution_steps=question.solution_steps,
+    )
+    return grade, None, str(read.value)
+
+
+def _grade_choices(question: Question, submitted: Submitted) -> Grade:
+    choices = list(question.choices.all())  # prefetched by the selector
+    picked = set(submitted.choice_ids or [])
+    known = {c.pk for c in choices}
+    if not picked:
+        raise errors.invalid_field("choice_ids", "required", "Pick at least one choice.")
+    if unknown := picked - known:
+        raise errors.invalid_field(
+            "choice_ids",
+            "unknown_choice",
+            f"Not a choice of this question: {', '.join(map(str, sorted(unknown)))}.",
+        )
+    multiple = question.kind == Question.Kind.MULTIPLE_CHOICE
+    if not multiple and len(picked) != 1:
+        raise errors.invalid_field("choice_ids", "one_choice", "Pick exactly one choice.")
+    right = [c for c in choices if c.is_correct]
+    return grade_choices(
+        picked=picked,
+        correct={c.pk for c in right},
+        choices=known,
+        multiple=multiple,
+        correct_answer="; ".join(c.text_markdown for c in right),
+    )
+
+
+def answer_result(*, answer: Answer, question: Question, grade: Grade) -> dict[str, Any]:
+    """The response to an answer: the verdict, why, and what was right."""
+    mistake = grade.misconception
+    result: dict[str, Any] = {
+        "answer_id": answer.pk,
+        "question": question.pk,
+        "question_version": answer.question_version,
+        "mode": answer.mode,
+        "status": "self_graded" if question.kind == Question.Kind.FREE_TEXT else grade.status,
+        "score": grade.score,
+        "feedback_html": _feedback_html(question, grade),
+        "misconception": None
+        if mistake is None
+        else {"code": mistake.code, "message": mistake.message},
+        "correct_answer": grade.correct_answer,
+        "solution_steps": list(grade.solution_steps),
+        "value_read": None if grade.value_read is None else float(grade.value_read),
+        "review": None,
+    }
+    if question.model_answer_html:
+        result["model_answer_html"] = question.model_answer_html
+    if question.is_choice:
+        result["choices"] = [
+            {"id": c.pk, "correct": c.is_correct, "explanation_html": c.explanation_html}
+            for c in question.choices.all()
+        ]
+    return result
+
+
+def _feedback_html(question: Question, grade: Grade) -> str:
+    if question.kind == Question.Kind.FREE_TEXT:
+        lead = "Compare your answer with the model answer below."
+    elif grade.status == "correct":
+        lead = "Right."
+    elif grade.status == "partial":
+        lead = "Partly right."
+    elif grade.misconception is not None:
+        lead = f"Not quite: {grade.misconception.message}"
+    else:
+        lead = "Not quite."
+    return f"<p>{escape(lead)}</p>" + question.explanation_html

@@ -1,0 +1,50 @@
+"""Two requests with one idempotency key at the same moment store one answer.
+
+Run against PostgreSQL in CI (the advisory lock path); on SQLite, writers are serialized.
+"""
+
+import json
+import threading
+
+import pytest
+
+from quizzes.models import Answer, IdempotencyRecord
+from tests.conftest import Api
+from tests.factories import QuestionFactory, UserFactory
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_two_concurrent_requests_with_one_key_store_one_answer(live_server):
+    user = UserFactory()
+    question = QuestionFactory()
+    clients = [Api(live_server.url) for _ in range(4)]
+    for client in clients:
+        client.authenticate(user)
+    start = threading.Barrier(len(clients))
+    responses = []
+
+    def send(client: Api) -> None:
+        start.wait()
+        responses.append(
+            client.post(
+                f"/api/v1/questions/{question.pk}/answers/",
+                {"response": "8e6"},
+                headers={"Idempotency-Key": "same-moment"},
+            )
+        )
+
+    threads = [threading.Thread(target=send, args=(c,)) for c in clients]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+
+    statuses = sorted(r.status_code for r in responses)
+    assert len(statuses) == len(clients)
+    assert set(statuses) <= {201, 409}, [r.text for r in responses]
+    assert 201 in statuses
+    bodies = {json.dumps(r.json(), sort_keys=True) for r in responses if r.status_code == 201}
+    assert len(bodies) == 1
+    assert Answer.objects.count() == 1
+    assert IdempotencyRecord.objects.count() == 1
