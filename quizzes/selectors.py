@@ -56,6 +56,17 @@ def question_detail(*, question_id: int) -> Question:
     )
 
 
+def question_to_answer(*, question_id: int) -> Question:
+    """The live question with what grading needs, in one query; choices come later, only for
+    choice questions. Raises Question.DoesNotExist."""
+    return (
+        Question.objects.live()
+        .filter(lesson__archived_at__isnull=True)
+        .defer("prompt_markdown", "prompt_html", "explanation_markdown", "model_answer_markdown")
+        .get(pk=question_id)
+    )
+
+
 def export_answers(user: User) -> list[dict[str, Any]]:
     return [
         {

@@ -23,7 +23,7 @@ from engine.answer_key import expected_from_json
 from engine.grading import format_expected
 from quizzes import errors
 from quizzes.content import mistakes_of
-from quizzes.models import Answer, IdempotencyRecord, Question
+from quizzes.models import Answer, Choice, IdempotencyRecord, Question
 from quizzes.variants import variant_for, variant_seed
 
 SELF_RATING_SCORES = {"again": 0.0, "hard": 0.5, "good": 1.0, "easy": 1.0}
@@ -103,7 +103,8 @@ def _try_lock(user_id: int, key: str) -> bool:
 
 def answer_submit(*, user: User, question: Question, submitted: Submitted) -> Replayable:
     """Grade and store one answer; the caller runs it inside `idempotent`."""
-    grade, seed, value = _grade(user=user, question=question, submitted=submitted)
+    choices = list(question.choices.order_by("position")) if question.is_choice else []
+    grade, seed, value = _grade(user=user, question=question, choices=choices, submitted=submitted)
     answer = Answer(
         user=user,
         question=question,
@@ -123,11 +124,13 @@ def answer_submit(*, user: User, question: Question, submitted: Submitted) -> Re
     # The score's range is also a database constraint; checking it here would cost a query.
     answer.full_clean(exclude=["user", "question"], validate_constraints=False)
     answer.save()
-    return Replayable(201, answer_result(answer=answer, question=question, grade=grade))
+    return Replayable(
+        201, answer_result(answer=answer, question=question, choices=choices, grade=grade)
+    )
 
 
 def _grade(
-    *, user: User, question: Question, submitted: Submitted
+    *, user: User, question: Question, choices: list[Choice], submitted: Submitted
 ) -> tuple[Grade, int | None, str]:
     if question.kind == Question.Kind.FREE_TEXT:
         if not submitted.self_rating:
@@ -141,7 +144,7 @@ def _grade(
         return Grade(status=status, score=score, misconception=None, correct_answer=""), None, ""
 
     if question.is_choice:
-        return _grade_choices(question, submitted), None, ""
+        return _grade_choices(question, choices, submitted), None, ""
 
     if submitted.response is None or submitted.response == "":
         raise errors.invalid_field("response", "required", "Type your answer as a number.")
@@ -180,8 +183,7 @@ def _grade(
     return grade, None, str(read.value)
 
 
-def _grade_choices(question: Question, submitted: Submitted) -> Grade:
-    choices = list(question.choices.all())  # prefetched by the selector
+def _grade_choices(question: Question, choices: list[Choice], submitted: Submitted) -> Grade:
     picked = set(submitted.choice_ids or [])
     known = {c.pk for c in choices}
     if not picked:
@@ -205,7 +207,9 @@ def _grade_choices(question: Question, submitted: Submitted) -> Grade:
     )
 
 
-def answer_result(*, answer: Answer, question: Question, grade: Grade) -> dict[str, Any]:
+def answer_result(
+    *, answer: Answer, question: Question, choices: list[Choice], grade: Grade
+) -> dict[str, Any]:
     """The response to an answer: the verdict, why, and what was right."""
     mistake = grade.misconception
     result: dict[str, Any] = {
@@ -229,7 +233,7 @@ def answer_result(*, answer: Answer, question: Question, grade: Grade) -> dict[s
     if question.is_choice:
         result["choices"] = [
             {"id": c.pk, "correct": c.is_correct, "explanation_html": c.explanation_html}
-            for c in question.choices.all()
+            for c in choices
         ]
     return result
 

@@ -1,3 +1,4 @@
+from collections.abc import Callable
 from typing import Any
 
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -85,7 +86,7 @@ class AnswerCreateView(APIView):
         body = AnswerInSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         key = _idempotency_key(request, body.validated_data.get("client_id"))
-        question = _question_or_404(question_id)
+        question = _question_or_404(question_id, selector=selectors.question_to_answer)
         submitted = services.Submitted(**body.validated_data)
         try:
             result = services.idempotent(
@@ -104,9 +105,11 @@ class AnswerCreateView(APIView):
         return Response(result.body, status=result.status_code, headers=headers)
 
 
-def _question_or_404(question_id: int) -> Question:
+def _question_or_404(
+    question_id: int, selector: Callable[..., Question] = selectors.question_detail
+) -> Question:
     try:
-        return selectors.question_detail(question_id=question_id)
+        return selector(question_id=question_id)
     except Question.DoesNotExist:
         raise Problem(
             status_code=404,

@@ -1,0 +1,183 @@
+"""The answer path under load, against a trivial authenticated endpoint on the same server.
+
+Serves the app with gunicorn on PostgreSQL and drives it from a second process: requests per
+second for `GET /api/v1/me/` (authentication and one small JSON body), then answers per second
+for a generated question (`POST .../answers/` with a signed variant), and their ratio.
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/residual_bench \\
+        .venv/bin/python -m bench.answer_path [--seconds 10] [--clients 8] [--workers 3]
+
+The database named in DATABASE_URL is created if missing and its tables are replaced.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from urllib.parse import urlparse
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/residual_bench"
+
+DRIVER = r"""
+import json, sys, threading, time
+import requests
+
+base, token, seconds, clients, kind, payloads = sys.argv[1:7]
+seconds, clients = float(seconds), int(clients)
+payloads = json.loads(open(payloads).read())
+done, errors, lock = [0], [0], threading.Lock()
+stop = time.perf_counter() + seconds
+
+def work(n):
+    session = requests.Session()
+    session.headers["Authorization"] = "Token " + token
+    i = n
+    while time.perf_counter() < stop:
+        if kind == "trivial":
+            r = session.get(base + "/api/v1/me/")
+            ok = r.status_code == 200
+        else:
+            url, body = payloads[i % len(payloads)]
+            r = session.post(base + url, json=body)
+            ok = r.status_code == 201
+        i += clients
+        with lock:
+            done[0] += ok
+            errors[0] += not ok
+
+threads = [threading.Thread(target=work, args=(n,)) for n in range(clients)]
+began = time.perf_counter()
+for t in threads: t.start()
+for t in threads: t.join()
+print(json.dumps({"ok": done[0], "errors": errors[0], "seconds": time.perf_counter() - began}))
+"""
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def ensure_database(url: str) -> None:
+    import psycopg
+
+    parsed = urlparse(url)
+    name = parsed.path.lstrip("/")
+    admin = parsed._replace(path="/postgres").geturl()
+    with psycopg.connect(admin, autocommit=True) as conn:
+        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone()
+        if exists:
+            conn.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}"')
+
+
+def manage(env: dict[str, str], *args: str) -> str:
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+
+
+SETUP = """
+import json
+from accounts.models import User
+from accounts.services import token_create
+from quizzes.models import Question
+from quizzes.variants import variant_token
+user = User.objects.create_user("bench", password="bench-password-123")
+_, key = token_create(user=user)
+question = Question.objects.filter(generator="relu_neuron").first()
+payloads = []
+for seed in range(2000):
+    token = variant_token(user_id=user.pk, question_id=question.pk, seed=seed)
+    payloads.append([f"/api/v1/questions/{question.pk}/answers/",
+                     {"response": "0.5", "variant": token, "duration_ms": 4000}])
+print(json.dumps({"token": key, "payloads": payloads}))
+"""
+
+
+def drive(base: str, token: str, seconds: float, clients: int, kind: str, payloads: Path) -> dict:
+    out = subprocess.run(
+        [sys.executable, "-c", DRIVER, base, token, str(seconds), str(clients), kind, str(payloads)],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    return json.loads(out)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=10)
+    parser.add_argument("--clients", type=int, default=8)
+    parser.add_argument("--workers", type=int, default=3)
+    options = parser.parse_args()
+
+    url = os.environ.get("DATABASE_URL", DEFAULT_URL)
+    if not url.startswith("postgres"):
+        sys.exit("This benchmark runs on PostgreSQL: set DATABASE_URL=postgres://...")
+    ensure_database(url)
+    env = {
+        **os.environ,
+        "DATABASE_URL": url,
+        "DEBUG": "0",
+        "SECRET_KEY": "bench-" + "x" * 60,
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "SECURE_SSL_REDIRECT": "0",
+        "THROTTLE_ANSWERS": "1000000/min",
+        "LOG_LEVEL": "WARNING",
+    }
+    manage(env, "migrate", "--noinput")
+    manage(env, "load_content")
+    setup = json.loads(manage(env, "shell", "--no-imports", "-c", SETUP).splitlines()[-1])
+    payloads = ROOT / "bench" / ".answer_payloads.json"
+    payloads.write_text(json.dumps(setup["payloads"]))
+
+    port = free_port()
+    server = subprocess.Popen(
+        [
+            sys.executable, "-m", "gunicorn", "config.wsgi:application",
+            "--bind", f"127.0.0.1:{port}", "--workers", str(options.workers),
+            "--log-level", "warning",
+        ],  # fmt: skip
+        cwd=ROOT,
+        env=env,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(100):
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+        drive(base, setup["token"], 2, options.clients, "trivial", payloads)  # warm up
+        trivial = drive(base, setup["token"], options.seconds, options.clients, "trivial", payloads)
+        answers = drive(base, setup["token"], options.seconds, options.clients, "answer", payloads)
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+        payloads.unlink(missing_ok=True)
+
+    trivial_rate = trivial["ok"] / trivial["seconds"]
+    answer_rate = answers["ok"] / answers["seconds"]
+    print(f"gunicorn {options.workers} workers, {options.clients} clients, {options.seconds:g}s each")
+    print(f"trivial authenticated GET /api/v1/me/   {trivial_rate:8.1f} req/s  ({trivial['errors']} errors)")
+    print(f"answers to a generated question        {answer_rate:8.1f} req/s  ({answers['errors']} errors)")
+    print(f"ratio answers / trivial                 {answer_rate / trivial_rate:8.2f}  (target >= 0.40)")
+
+
+if __name__ == "__main__":
+    main()

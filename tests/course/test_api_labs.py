@@ -1,0 +1,84 @@
+"""The lessons' demos over HTTP: exact figures, bounded inputs."""
+
+import pytest
+
+from tests.conftest import assert_problem
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_the_lectures_neuron_gives_point_seven_step_by_step(api):
+    body = api.get("/api/v1/labs/neuron/", params={"w": "1,1,0", "b": "-1", "x": "0.8,0.9,0.3"})
+
+    assert body.status_code == 200, body.text
+    steps = body.json()
+    assert steps["products"] == [0.8, 0.9, 0.0]
+    assert steps["sum"] == 1.7
+    assert steps["pre_activation"] == 0.7
+    assert steps["output"] == 0.7
+
+
+def test_gelu_bends_a_negative_input_slightly_below_zero(api):
+    steps = api.get(
+        "/api/v1/labs/neuron/", params={"w": "1", "b": "0", "x": "-0.75", "activation": "gelu"}
+    ).json()
+
+    assert -0.171 < steps["output"] < -0.169
+
+
+def test_gpt2_small_has_124439808_parameters_with_tied_embeddings(api):
+    counted = api.get("/api/v1/labs/parameters/").json()
+
+    assert counted["total"] == 124_439_808
+    parts = {p["name"]: p["count"] for p in counted["parts"]}
+    assert 4_722_432 in parts.values()
+    assert 2_362_368 in parts.values()
+    assert counted["convention"]
+
+
+def test_the_gpt3_lecture_tally_counts_weight_matrices_only(api):
+    counted = api.get(
+        "/api/v1/labs/parameters/",
+        params={
+            "d_model": 12288,
+            "layers": 96,
+            "context": 0,
+            "biases": "false",
+            "tied": "false",
+            "norms": "false",
+        },
+    ).json()
+
+    assert counted["total"] == 175_181_291_520
+
+
+def test_random_directions_in_many_dimensions_are_nearly_orthogonal(api):
+    body = api.get("/api/v1/labs/near-orthogonal/", params={"dims": 1000, "vectors": 100, "seed": 3})
+    again = api.get("/api/v1/labs/near-orthogonal/", params={"dims": 1000, "vectors": 100, "seed": 3})
+
+    histogram = body.json()
+    assert histogram == again.json()
+    assert histogram["pairs"] == 4950
+    assert sum(histogram["counts"]) == 4950
+    assert 85 < histogram["summary"]["mean_degrees"] < 95
+    assert histogram["summary"]["within_5_degrees_of_90"] > 0.9
+
+
+@pytest.mark.parametrize(
+    ("path", "params", "field"),
+    [
+        ("/api/v1/labs/near-orthogonal/", {"dims": 10_001}, "dims"),
+        ("/api/v1/labs/near-orthogonal/", {"vectors": 5000}, "vectors"),
+        ("/api/v1/labs/near-orthogonal/", {"dims": 10_000, "vectors": 1000}, "vectors"),
+        ("/api/v1/labs/near-orthogonal/", {"dims": ""}, "dims"),
+        ("/api/v1/labs/neuron/", {"w": "1,2", "b": "0", "x": "1"}, "x"),
+        ("/api/v1/labs/neuron/", {"w": "1,a", "b": "0", "x": "1,1"}, "w"),
+        ("/api/v1/labs/neuron/", {"w": ",".join(["1"] * 65), "b": "0", "x": "1"}, "w"),
+        ("/api/v1/labs/parameters/", {"d_model": 0}, "d_model"),
+        ("/api/v1/labs/parameters/", {"layers": "many"}, "layers"),
+    ],
+)
+def test_inputs_past_the_limits_are_400_saying_the_limit(api, path, params, field):
+    body = assert_problem(api.get(path, params=params), 400, field=field)
+
+    assert body["errors"][0]["message"]
