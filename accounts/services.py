@@ -1,6 +1,6 @@
 """Writes on accounts: one function per action, keyword-only and typed."""
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -74,3 +74,9 @@ def user_delete(*, user: User, password: str) -> None:
     if not user.check_password(password):
         raise WrongPassword
     user.delete()
+
+
+def expired_tokens_prune(*, now: datetime) -> int:
+    """Deletes tokens past their expiry (requests refuse them already)."""
+    deleted, _ = AuthToken.objects.filter(expiry__lt=now).delete()
+    return int(deleted)

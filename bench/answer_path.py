@@ -110,7 +110,17 @@ print(json.dumps({"token": key, "payloads": payloads}))
 
 def drive(base: str, token: str, seconds: float, clients: int, kind: str, payloads: Path) -> dict:
     out = subprocess.run(
-        [sys.executable, "-c", DRIVER, base, token, str(seconds), str(clients), kind, str(payloads)],
+        [
+            sys.executable,
+            "-c",
+            DRIVER,
+            base,
+            token,
+            str(seconds),
+            str(clients),
+            kind,
+            str(payloads),
+        ],
         check=True,
         capture_output=True,
         text=True,
@@ -148,10 +158,10 @@ def main() -> None:
     port = free_port()
     server = subprocess.Popen(
         [
-            sys.executable, "-m", "gunicorn", "config.wsgi:application",
-            "--bind", f"127.0.0.1:{port}", "--workers", str(options.workers),
-            "--log-level", "warning",
-        ],  # fmt: skip
+            *(sys.executable, "-m", "gunicorn", "config.wsgi:application"),
+            *("--bind", f"127.0.0.1:{port}", "--workers", str(options.workers)),
+            *("--log-level", "warning"),
+        ],
         cwd=ROOT,
         env=env,
     )
@@ -173,10 +183,11 @@ def main() -> None:
 
     trivial_rate = trivial["ok"] / trivial["seconds"]
     answer_rate = answers["ok"] / answers["seconds"]
-    print(f"gunicorn {options.workers} workers, {options.clients} clients, {options.seconds:g}s each")
-    print(f"trivial authenticated GET /api/v1/me/   {trivial_rate:8.1f} req/s  ({trivial['errors']} errors)")
-    print(f"answers to a generated question        {answer_rate:8.1f} req/s  ({answers['errors']} errors)")
-    print(f"ratio answers / trivial                 {answer_rate / trivial_rate:8.2f}  (target >= 0.40)")
+    workers, clients = options.workers, options.clients
+    print(f"gunicorn {workers} workers, {clients} clients, {options.seconds:g}s each")
+    print(f"trivial GET /api/v1/me/   {trivial_rate:8.1f} req/s  ({trivial['errors']} errors)")
+    print(f"answers (generated)       {answer_rate:8.1f} req/s  ({answers['errors']} errors)")
+    print(f"ratio answers / trivial   {answer_rate / trivial_rate:8.2f}  (target >= 0.40)")
 
 
 if __name__ == "__main__":

@@ -12,15 +12,17 @@ import json
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 from django.utils.html import escape
 
 from accounts.models import User
 from engine import Grade, Interval, Refusal, Tolerance, grade_choices, grade_numeric, read_number
 from engine.answer_key import expected_from_json
-from engine.grading import format_expected
+from engine.grading import Status, format_expected
 from quizzes import errors
 from quizzes.content import mistakes_of
 from quizzes.models import Answer, Choice, IdempotencyRecord, Question
@@ -140,7 +142,7 @@ def _grade(
                 "Rate your own answer (again, hard, good or easy) after reading the model answer.",
             )
         score = SELF_RATING_SCORES[submitted.self_rating]
-        status = "correct" if score == 1 else "partial" if score > 0 else "incorrect"
+        status: Status = "correct" if score == 1 else "partial" if score > 0 else "incorrect"
         return Grade(status=status, score=score, misconception=None, correct_answer=""), None, ""
 
     if question.is_choice:
@@ -250,3 +252,18 @@ def _feedback_html(question: Question, grade: Grade) -> str:
     else:
         lead = "Not quite."
     return f"<p>{escape(lead)}</p>" + question.explanation_html
+
+
+def idempotency_records_prune(*, now: datetime, batch_size: int = 5_000) -> int:
+    """Deletes records past `IDEMPOTENCY_TTL`, a bounded batch at a time; returns how many."""
+    cutoff = now - timedelta(seconds=settings.IDEMPOTENCY_TTL)
+    deleted = 0
+    while True:
+        ids = list(
+            IdempotencyRecord.objects.filter(created_at__lt=cutoff)
+            .order_by("pk")
+            .values_list("pk", flat=True)[:batch_size]
+        )
+        if not ids:
+            return deleted
+        deleted += IdempotencyRecord.objects.filter(pk__in=ids).delete()[0]

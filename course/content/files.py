@@ -191,6 +191,13 @@ def _read_course(reader: Reader, course_dir: Path) -> CourseData | None:
     data = reader.validate(course_file, CourseSchema(), raw, _describe_course)
     if data is None:
         return None
+    if data["slug"] != course_dir.name:
+        reader.problem(
+            course_file,
+            f"course '{data['slug']}'",
+            "slug",
+            f"must match the folder name '{course_dir.name}'",
+        )
     course = CourseData(
         file=reader.name(course_file),
         slug=data["slug"],

@@ -53,8 +53,12 @@ def test_the_gpt3_lecture_tally_counts_weight_matrices_only(api):
 
 
 def test_random_directions_in_many_dimensions_are_nearly_orthogonal(api):
-    body = api.get("/api/v1/labs/near-orthogonal/", params={"dims": 1000, "vectors": 100, "seed": 3})
-    again = api.get("/api/v1/labs/near-orthogonal/", params={"dims": 1000, "vectors": 100, "seed": 3})
+    body = api.get(
+        "/api/v1/labs/near-orthogonal/", params={"dims": 1000, "vectors": 100, "seed": 3}
+    )
+    again = api.get(
+        "/api/v1/labs/near-orthogonal/", params={"dims": 1000, "vectors": 100, "seed": 3}
+    )
 
     histogram = body.json()
     assert histogram == again.json()
