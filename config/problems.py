@@ -50,6 +50,26 @@ class Problem(exceptions.APIException):
         self.title = title
         self.errors = errors or []
 
+    @classmethod
+    def invalid(
+        cls,
+        *,
+        field: str | None,
+        code: str,
+        message: str,
+        status_code: int = 400,
+        slug: str = "validation-error",
+        title: str = "The request has invalid fields",
+    ) -> Problem:
+        """A problem about one field, with the message as both detail and error."""
+        return cls(
+            status_code=status_code,
+            slug=slug,
+            title=title,
+            detail=message,
+            errors=[{"field": field, "code": code, "message": message}],
+        )
+
 
 # DRF exception class -> (type slug, title). Order matters: first isinstance match wins.
 _KINDS: list[tuple[type[exceptions.APIException], str, str]] = [

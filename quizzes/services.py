@@ -20,7 +20,16 @@ from django.db import IntegrityError, connection, transaction
 from django.utils.html import escape
 
 from accounts.models import User
-from engine import Grade, Interval, Refusal, Tolerance, grade_choices, grade_numeric, read_number
+from engine import (
+    Grade,
+    Interval,
+    Refusal,
+    Tolerance,
+    grade,
+    grade_choices,
+    grade_numeric,
+    read_number,
+)
 from engine.answer_key import expected_from_json
 from engine.grading import Status, format_expected
 from quizzes import errors
@@ -106,7 +115,9 @@ def _try_lock(user_id: int, key: str) -> bool:
 def answer_submit(*, user: User, question: Question, submitted: Submitted) -> Replayable:
     """Grade and store one answer; the caller runs it inside `idempotent`."""
     choices = list(question.choices.order_by("position")) if question.is_choice else []
-    grade, seed, value = _grade(user=user, question=question, choices=choices, submitted=submitted)
+    verdict, seed, value = _grade(
+        user=user, question=question, choices=choices, submitted=submitted
+    )
     answer = Answer(
         user=user,
         question=question,
@@ -116,9 +127,9 @@ def answer_submit(*, user: User, question: Question, submitted: Submitted) -> Re
         response=submitted.response or "",
         value_read=value,
         choice_ids=sorted(submitted.choice_ids or []),
-        status=grade.status,
-        score=grade.score,
-        misconception=grade.misconception.code if grade.misconception else "",
+        status=verdict.status,
+        score=verdict.score,
+        misconception=verdict.misconception.code if verdict.misconception else "",
         self_rating=submitted.self_rating or "",
         duration_ms=submitted.duration_ms,
         client_id=submitted.client_id,
@@ -127,7 +138,7 @@ def answer_submit(*, user: User, question: Question, submitted: Submitted) -> Re
     answer.full_clean(exclude=["user", "question"], validate_constraints=False)
     answer.save()
     return Replayable(
-        201, answer_result(answer=answer, question=question, choices=choices, grade=grade)
+        201, answer_result(answer=answer, question=question, choices=choices, grade=verdict)
     )
 
 
@@ -150,9 +161,6 @@ def _grade(
 
     if submitted.response is None or submitted.response == "":
         raise errors.invalid_field("response", "required", "Type your answer as a number.")
-    read = read_number(submitted.response)
-    if isinstance(read, Refusal):
-        raise errors.unreadable_number(read.message)
 
     if question.is_generated:
         if not submitted.variant:
@@ -160,21 +168,17 @@ def _grade(
                 "variant", "required", "Send the variant token the question came with."
             )
         seed = variant_seed(token=submitted.variant, user_id=user.pk, question_id=question.pk)
-        variant = variant_for(question, seed)
-        grade = grade_numeric(
-            read,
-            answer=variant.answer,
-            tolerance=variant.tolerance,
-            mistakes=variant.mistakes,
-            partial=variant.partial,
-            correct_answer=variant.correct_answer,
-            solution_steps=variant.solution_steps,
-        )
-        return grade, seed, str(read.value)
+        graded = grade(variant_for(question, seed), submitted.response)
+        if isinstance(graded, Refusal):
+            raise errors.unreadable_number(graded.message)
+        return graded, seed, str(graded.value_read)
 
+    read = read_number(submitted.response)
+    if isinstance(read, Refusal):
+        raise errors.unreadable_number(read.message)
     answer = expected_from_json(question.answer)
     tolerance = Tolerance.from_dict(question.tolerance) if question.tolerance else Tolerance.exact()
-    grade = grade_numeric(
+    verdict = grade_numeric(
         read,
         answer=answer,
         tolerance=tolerance,
@@ -182,7 +186,7 @@ def _grade(
         correct_answer=format_expected(answer) if not isinstance(answer, Interval) else None,
         solution_steps=question.solution_steps,
     )
-    return grade, None, str(read.value)
+    return verdict, None, str(read.value)
 
 
 def _grade_choices(question: Question, choices: list[Choice], submitted: Submitted) -> Grade:

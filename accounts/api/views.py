@@ -60,18 +60,12 @@ class LoginView(APIView):
             password=body.validated_data["password"],
         )
         if user is None or not user.is_active:
-            raise Problem(
-                status_code=400,
+            raise Problem.invalid(
+                field="password",
+                code="invalid_credentials",
+                message="The username and password do not match an account.",
                 slug="invalid-credentials",
                 title="Wrong username or password",
-                detail="The username and password do not match an account.",
-                errors=[
-                    {
-                        "field": "password",
-                        "code": "invalid_credentials",
-                        "message": "The username and password do not match an account.",
-                    }
-                ],
             )
         instance, token = services.token_create(user=user)
         if body.validated_data["session"]:
@@ -144,14 +138,12 @@ class MeView(APIView):
         try:
             services.user_delete(user=request.user, password=body.validated_data["password"])
         except services.WrongPassword:
-            raise Problem(
-                status_code=400,
+            raise Problem.invalid(
+                field="password",
+                code="wrong_password",
+                message="The password is not right; the account was not deleted.",
                 slug="wrong-password",
                 title="Wrong password",
-                detail="The password is not right; the account was not deleted.",
-                errors=[
-                    {"field": "password", "code": "wrong_password", "message": "Wrong password."}
-                ],
             ) from None
         logout(request._request)
         return Response(status=status.HTTP_204_NO_CONTENT)

@@ -115,13 +115,8 @@ def _checked(serializer: serializers.Serializer[Any]) -> dict[str, Any]:
 
 
 def _lab_problem(error: labs.LabInputError) -> Problem:
-    return Problem(
-        status_code=400,
-        slug="validation-error",
-        title="The request has invalid fields",
-        detail=str(error),
-        errors=[{"field": str(error).split()[0], "code": "invalid", "message": str(error)}],
-    )
+    # The engine's messages start with the input's name ("dims must be ...").
+    return Problem.invalid(field=str(error).split()[0], code="invalid", message=str(error))
 
 
 class LabView(APIView):

@@ -123,18 +123,10 @@ def _idempotency_key(request: Request, client_id: Any) -> str | None:
     header = request.headers.get("Idempotency-Key")
     if header is not None:
         if not 1 <= len(header) <= 255 or not header.isprintable():
-            raise Problem(
-                status_code=400,
-                slug="validation-error",
-                title="The request has invalid fields",
-                detail="Idempotency-Key must be 1 to 255 printable characters.",
-                errors=[
-                    {
-                        "field": "Idempotency-Key",
-                        "code": "invalid",
-                        "message": "Use 1 to 255 printable characters, such as a UUID.",
-                    }
-                ],
+            raise Problem.invalid(
+                field="Idempotency-Key",
+                code="invalid",
+                message="Idempotency-Key must be 1 to 255 printable characters, such as a UUID.",
             )
         return header
     return f"client:{client_id}" if client_id else None
@@ -147,10 +139,11 @@ def _problem(refused: AnswerRefused) -> Problem:
         "idempotency_key_reused": "Idempotency key reused",
         "request_in_progress": "The same request is still in progress",
     }
-    return Problem(
+    return Problem.invalid(
+        field=refused.field,
+        code=refused.code,
+        message=refused.message,
         status_code=refused.status,
         slug=refused.code.replace("_", "-") if refused.code in titles else slugs[refused.status],
         title=titles.get(refused.code, "The request has invalid fields"),
-        detail=refused.message,
-        errors=[{"field": refused.field, "code": refused.code, "message": refused.message}],
     )
