@@ -108,7 +108,8 @@ def problem_body(
 def flatten_errors(details: Any, path: str = "") -> list[dict[str, Any]]:
     """DRF's nested {field: [ErrorDetail]} -> [{field: "a.b.0.c", code, message}]."""
     if isinstance(details, dict) and set(details) == {"message", "code"}:
-        return [{"field": path or None, "code": details["code"], "message": details["message"]}]
+        code = details["code"] or "invalid"
+        return [{"field": path or None, "code": code, "message": details["message"]}]
     if isinstance(details, dict):
         out: list[dict[str, Any]] = []
         for key, value in details.items():

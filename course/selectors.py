@@ -119,22 +119,14 @@ def question_exists(*, question_id: int) -> bool:
     return bool(question.objects.filter(pk=question_id).exists())
 
 
-def glossary_search(*, search: str = "", course: str = "") -> QuerySet[GlossaryTerm]:
-    terms = (
+def glossary_terms() -> QuerySet[GlossaryTerm]:
+    """Live terms of live courses, alphabetical (filters are applied by the API)."""
+    return (
         GlossaryTerm.objects.live()
         .filter(course__archived_at__isnull=True)
         .select_related("lesson", "course")
         .order_by("term", "pk")
     )
-    if course:
-        terms = terms.filter(course__slug=course)
-    if search:
-        terms = terms.filter(
-            Q(term__icontains=search)
-            | Q(aliases__icontains=search)
-            | Q(definition_markdown__icontains=search)
-        )
-    return terms
 
 
 def lesson_progress(*, user: User, lesson: Lesson) -> LessonProgress | None:

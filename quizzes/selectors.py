@@ -4,45 +4,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Prefetch, Q, QuerySet
+from django.db.models import Prefetch, QuerySet
 
 from accounts.models import User
 from quizzes.models import Answer, Choice, Question
 
 
-def question_list(
-    *,
-    lesson: str = "",
-    topic: str = "",
-    kind: str = "",
-    difficulty: int | None = None,
-    interview: bool | None = None,
-    generator: str = "",
-    search: str = "",
-) -> QuerySet[Question]:
-    questions = (
+def question_list() -> QuerySet[Question]:
+    """Live questions of live lessons, in course order (filters are applied by the API)."""
+    return (
         Question.objects.live()
         .filter(lesson__archived_at__isnull=True)
         .select_related("lesson")
         .order_by("lesson__number", "position", "pk")
     )
-    if lesson:
-        questions = questions.filter(lesson__slug=lesson)
-    if topic:
-        questions = questions.filter(topic=topic)
-    if kind:
-        questions = questions.filter(kind=kind)
-    if difficulty is not None:
-        questions = questions.filter(difficulty=difficulty)
-    if interview is not None:
-        questions = questions.filter(interview=interview)
-    if generator:
-        questions = questions.filter(generator=generator)
-    if search:
-        questions = questions.filter(
-            Q(prompt_markdown__icontains=search) | Q(key__icontains=search)
-        )
-    return questions
 
 
 def question_detail(*, question_id: int) -> Question:

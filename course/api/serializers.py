@@ -3,7 +3,7 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from config.fields import QuerySerializer, StrictIntegerField
+from config.fields import StrictIntegerField
 from course import selectors
 from course.models import Access, Course, GlossaryTerm, Lesson, LessonProgress, Report
 
@@ -151,11 +151,6 @@ class GlossaryTermSerializer(serializers.ModelSerializer[GlossaryTerm]):
     class Meta:
         model = GlossaryTerm
         fields = ("slug", "term", "aliases", "definition_html", "lesson", "course")
-
-
-class GlossaryQuerySerializer(QuerySerializer):
-    search = serializers.CharField(required=False, allow_blank=True, max_length=100)
-    course = serializers.CharField(required=False, allow_blank=True, max_length=80)
 
 
 class ReportSerializer(serializers.Serializer[Any]):

@@ -1,7 +1,7 @@
 from typing import Any
 
 from django.utils import timezone
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import generics, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
@@ -14,12 +14,12 @@ from course import selectors, services
 from course.api.serializers import (
     CourseDetailSerializer,
     CourseSummarySerializer,
-    GlossaryQuerySerializer,
     GlossaryTermSerializer,
     LessonDetailSerializer,
     LessonProgressSerializer,
     ReportSerializer,
 )
+from course.filters import GlossaryFilter
 from course.models import Course, Lesson
 
 
@@ -81,23 +81,14 @@ class LessonCompleteView(APIView):
         return Response(LessonProgressSerializer(progress).data)
 
 
+@extend_schema(summary="Glossary terms, searchable")
 class GlossaryView(generics.ListAPIView[Any]):
     permission_classes = [AllowAny]
     serializer_class = GlossaryTermSerializer
-
-    @extend_schema(
-        parameters=[
-            OpenApiParameter("search", str, description="Matches term, aliases or definition."),
-            OpenApiParameter("course", str, description="Only this course's terms (slug)."),
-        ]
-    )
-    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        return super().get(request, *args, **kwargs)
+    filterset_class = GlossaryFilter
 
     def get_queryset(self) -> Any:
-        query = GlossaryQuerySerializer(data=self.request.query_params)
-        query.is_valid(raise_exception=True)
-        return selectors.glossary_search(**query.validated_data)
+        return selectors.glossary_terms()
 
 
 class ReportCreateView(APIView):

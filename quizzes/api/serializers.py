@@ -3,18 +3,7 @@ from typing import Any
 from rest_framework import serializers
 
 from config.fields import QuerySerializer, StrictIntegerField
-from engine import FAMILIES
 from quizzes.models import Answer, Question
-
-
-class QuestionQuerySerializer(QuerySerializer):
-    lesson = serializers.RegexField(r"^[a-z0-9-]+\Z", max_length=80, required=False)
-    topic = serializers.ChoiceField(choices=Question.Topic.choices, required=False)
-    kind = serializers.ChoiceField(choices=Question.Kind.choices, required=False)
-    difficulty = serializers.IntegerField(min_value=1, max_value=5, required=False)
-    interview = serializers.BooleanField(required=False, allow_null=True, default=None)
-    generator = serializers.ChoiceField(choices=sorted(FAMILIES), required=False)
-    search = serializers.CharField(max_length=100, required=False, allow_blank=True)
 
 
 class QuestionSummarySerializer(serializers.ModelSerializer[Question]):

@@ -17,10 +17,10 @@ from quizzes.api.serializers import (
     AnswerOutSerializer,
     QuestionDetailQuerySerializer,
     QuestionDetailSerializer,
-    QuestionQuerySerializer,
     QuestionSummarySerializer,
 )
 from quizzes.errors import AnswerRefused
+from quizzes.filters import QuestionFilter
 from quizzes.models import Question
 
 IDEMPOTENCY_HEADER = OpenApiParameter(
@@ -32,18 +32,14 @@ IDEMPOTENCY_HEADER = OpenApiParameter(
 )
 
 
+@extend_schema(summary="The question bank, filtered")
 class QuestionListView(generics.ListAPIView[Question]):
     permission_classes = [IsAuthenticated]
     serializer_class = QuestionSummarySerializer
-
-    @extend_schema(parameters=[QuestionQuerySerializer], summary="The question bank, filtered")
-    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        return super().get(request, *args, **kwargs)
+    filterset_class = QuestionFilter
 
     def get_queryset(self) -> Any:
-        query = QuestionQuerySerializer(data=self.request.query_params)
-        query.is_valid(raise_exception=True)
-        return selectors.question_list(**query.validated_data)
+        return selectors.question_list()
 
 
 class QuestionDetailView(APIView):
