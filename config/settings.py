@@ -228,7 +228,10 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
     # A user's plan and a lesson's access share one value set: free or pro.
-    "ENUM_NAME_OVERRIDES": {"TierEnum": "accounts.models.User.Plan"},
+    "ENUM_NAME_OVERRIDES": {
+        "TierEnum": "accounts.models.User.Plan",
+        "RatingEnum": "quizzes.models.Answer.Rating",
+    },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "config.problems.add_problem_responses",
@@ -250,3 +253,6 @@ CSRF_FAILURE_VIEW = "config.problems.csrf_failure"
 VARIANT_TOKEN_MAX_AGE = env_int("VARIANT_TOKEN_MAX_AGE", 30 * 24 * 3600)
 # How long a repeat of an answer is recognised by its idempotency key, in seconds.
 IDEMPOTENCY_TTL = env_int("IDEMPOTENCY_TTL", 7 * 24 * 3600)
+
+# A card answered wrong this many times after it was learned is suspended and flagged.
+LEECH_LAPSES = env_int("LEECH_LAPSES", 8)

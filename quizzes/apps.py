@@ -13,3 +13,4 @@ class QuizzesConfig(AppConfig):
 
         parts.register("questions", QuestionBank())
         exports.register("answers", selectors.export_answers)
+        exports.register("cards", selectors.export_cards)

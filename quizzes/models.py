@@ -106,8 +106,53 @@ class Choice(models.Model):
         return self.text_markdown[:60]
 
 
+class Card(models.Model):
+    """One learner's memory of one question, scheduled by FSRS.
+
+    The state fields are the engine's `CardState`; the rest is what the service adds around the
+    scheduler (suspension, burying, leeches). `seed` makes each card's interval fuzz repeatable.
+    """
+
+    class State(models.TextChoices):
+        NEW = "new", "New"
+        LEARNING = "learning", "Learning"
+        REVIEW = "review", "Review"
+        RELEARNING = "relearning", "Relearning"
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="cards"
+    )
+    question = models.ForeignKey(Question, on_delete=models.CASCADE, related_name="cards")
+    state = models.CharField(max_length=12, choices=State.choices, default=State.NEW)
+    step = models.PositiveSmallIntegerField(null=True, blank=True)
+    stability = models.FloatField(null=True, blank=True)
+    difficulty = models.FloatField(null=True, blank=True)
+    due = models.DateTimeField()
+    last_review = models.DateTimeField(null=True, blank=True)
+    reps = models.PositiveIntegerField(default=0)
+    lapses = models.PositiveIntegerField(default=0)
+    suspended = models.BooleanField(default=False)
+    buried_until = models.DateTimeField(null=True, blank=True)
+    leech = models.BooleanField(default=False)
+    seed = models.PositiveBigIntegerField(help_text="Seeds this card's interval fuzz.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "question"], name="card_once_per_question")
+        ]
+        indexes = [models.Index(fields=["user", "suspended", "due"], name="card_queue")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} on {self.question_id}: {self.state}"
+
+
 class Answer(models.Model):
-    """One graded answer, kept with everything needed to explain and re-grade it later."""
+    """One graded answer, kept with everything needed to explain and re-grade it later.
+
+    A review-mode answer is also the card's review log entry: its rating and the card's state
+    before and after, so a review can be undone or replayed exactly.
+    """
 
     class Mode(models.TextChoices):
         REVIEW = "review", "Review"
@@ -143,6 +188,14 @@ class Answer(models.Model):
     self_rating = models.CharField(max_length=8, choices=Rating.choices, blank=True)
     duration_ms = models.PositiveIntegerField(null=True, blank=True)
     client_id = models.UUIDField(null=True, blank=True)
+    card = models.ForeignKey(
+        Card, on_delete=models.SET_NULL, null=True, blank=True, related_name="reviews"
+    )
+    rating = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="FSRS rating 1-4 (again, hard, good, easy)."
+    )
+    card_before = models.JSONField(null=True, blank=True)
+    card_after = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
 
     class Meta:

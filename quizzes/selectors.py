@@ -7,7 +7,7 @@ from typing import Any
 from django.db.models import Prefetch, QuerySet
 
 from accounts.models import User
-from quizzes.models import Answer, Choice, Question
+from quizzes.models import Answer, Card, Choice, Question
 
 
 def question_list() -> QuerySet[Question]:
@@ -42,6 +42,11 @@ def question_to_answer(*, question_id: int) -> Question:
     )
 
 
+def cards_of(*, user: User) -> QuerySet[Card]:
+    """The learner's cards, soonest due first (another learner's cards are never in it)."""
+    return Card.objects.filter(user=user).order_by("due", "pk")
+
+
 def export_answers(user: User) -> list[dict[str, Any]]:
     return [
         {
@@ -57,7 +62,31 @@ def export_answers(user: User) -> list[dict[str, Any]]:
             "self_rating": a.self_rating or None,
             "duration_ms": a.duration_ms,
             "client_id": str(a.client_id) if a.client_id else None,
+            "rating": a.rating,
+            "card_before": a.card_before,
+            "card_after": a.card_after,
             "created_at": a.created_at.isoformat(),
         }
         for a in Answer.objects.filter(user=user).select_related("question").order_by("pk")
     ]
+
+
+def export_cards(user: User) -> list[dict[str, Any]]:
+    return list(
+        Card.objects.filter(user=user)
+        .order_by("pk")
+        .values(
+            "question__key",
+            "state",
+            "step",
+            "stability",
+            "difficulty",
+            "due",
+            "last_review",
+            "reps",
+            "lapses",
+            "suspended",
+            "leech",
+            "buried_until",
+        )
+    )

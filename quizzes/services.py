@@ -32,7 +32,8 @@ from engine import (
 )
 from engine.answer_key import expected_from_json
 from engine.grading import Status, format_expected
-from quizzes import errors
+from engine.scheduling import rating_for
+from quizzes import cards, errors
 from quizzes.content import mistakes_of
 from quizzes.models import Answer, Choice, IdempotencyRecord, Question
 from quizzes.variants import variant_for, variant_seed
@@ -70,35 +71,44 @@ def request_fingerprint(*, method: str, path: str, body: Any) -> str:
 def idempotent(
     *, user: User, key: str | None, fingerprint: str, action: Callable[[], Replayable]
 ) -> Replayable:
-    """Run `action` once per (user, key): a repeat gets the first response back.
+    """Run `action` in one transaction, once per (user, key): a repeat gets the first response.
 
     The record is written in the action's transaction. While the first request holds the key,
-    a repeat is refused with 409; the same key with another body is refused with 422.
+    a repeat is refused with 409; the same key with another body is refused with 422. When a
+    concurrent request inserted the same new row first (a learner's first card for a question),
+    the whole action is tried once more and then finds that row.
     """
-    if key is None:
-        with transaction.atomic():
+    for attempt in (1, 2):
+        try:
+            return _once(user=user, key=key, fingerprint=fingerprint, action=action)
+        except IntegrityError:
+            if attempt == 2:
+                raise errors.idempotency_in_progress() from None
+    raise AssertionError("unreachable")
+
+
+def _once(
+    *, user: User, key: str | None, fingerprint: str, action: Callable[[], Replayable]
+) -> Replayable:
+    with transaction.atomic():
+        if key is None:
             return action()
-    try:
-        with transaction.atomic():
-            if not _try_lock(user.pk, key):
-                raise errors.idempotency_in_progress()
-            first = IdempotencyRecord.objects.filter(user=user, key=key).first()
-            if first is not None:
-                if first.fingerprint != fingerprint:
-                    raise errors.idempotency_mismatch()
-                return Replayable(first.status_code, first.body, replayed=True)
-            result = action()
-            IdempotencyRecord.objects.create(
-                user=user,
-                key=key,
-                fingerprint=fingerprint,
-                status_code=result.status_code,
-                body=result.body,
-            )
-            return result
-    except IntegrityError:
-        # Another request with this key committed first; this one's answer is rolled back.
-        raise errors.idempotency_in_progress() from None
+        if not _try_lock(user.pk, key):
+            raise errors.idempotency_in_progress()
+        first = IdempotencyRecord.objects.filter(user=user, key=key).first()
+        if first is not None:
+            if first.fingerprint != fingerprint:
+                raise errors.idempotency_mismatch()
+            return Replayable(first.status_code, first.body, replayed=True)
+        result = action()
+        IdempotencyRecord.objects.create(
+            user=user,
+            key=key,
+            fingerprint=fingerprint,
+            status_code=result.status_code,
+            body=result.body,
+        )
+        return result
 
 
 def _try_lock(user_id: int, key: str) -> bool:
@@ -112,8 +122,11 @@ def _try_lock(user_id: int, key: str) -> bool:
         return bool(cursor.fetchone()[0])
 
 
-def answer_submit(*, user: User, question: Question, submitted: Submitted) -> Replayable:
-    """Grade and store one answer; the caller runs it inside `idempotent`."""
+def answer_submit(
+    *, user: User, question: Question, submitted: Submitted, now: datetime
+) -> Replayable:
+    """Grade and store one answer; in review mode, step the learner's card in the same
+    transaction. The caller runs it inside `idempotent`."""
     choices = list(question.choices.order_by("position")) if question.is_choice else []
     verdict, seed, value = _grade(
         user=user, question=question, choices=choices, submitted=submitted
@@ -134,12 +147,29 @@ def answer_submit(*, user: User, question: Question, submitted: Submitted) -> Re
         duration_ms=submitted.duration_ms,
         client_id=submitted.client_id,
     )
+    review = None
+    if submitted.mode == Answer.Mode.REVIEW:
+        rating = rating_for(
+            status=None if question.kind == Question.Kind.FREE_TEXT else verdict.status,
+            duration_ms=submitted.duration_ms,
+            self_rating=submitted.self_rating,
+        )
+        card, before, outcome = cards.card_review(
+            card=cards.card_locked(user=user, question=question),
+            user=user,
+            question=question,
+            rating=rating,
+            now=now,
+        )
+        answer.card, answer.rating = card, int(rating)
+        answer.card_before, answer.card_after = before.to_dict(), outcome.state.to_dict()
+        review = cards.review_summary(card, outcome, rating)
     # The score's range is also a database constraint; checking it here would cost a query.
-    answer.full_clean(exclude=["user", "question"], validate_constraints=False)
+    answer.full_clean(exclude=["user", "question", "card"], validate_constraints=False)
     answer.save()
-    return Replayable(
-        201, answer_result(answer=answer, question=question, choices=choices, grade=verdict)
-    )
+    result = answer_result(answer=answer, question=question, choices=choices, grade=verdict)
+    result["review"] = review
+    return Replayable(201, result)
 
 
 def _grade(

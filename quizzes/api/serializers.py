@@ -75,6 +75,15 @@ class ChoiceVerdictSerializer(serializers.Serializer[Any]):
     explanation_html = serializers.CharField()
 
 
+class ReviewSummarySerializer(serializers.Serializer[Any]):
+    card_id = serializers.IntegerField()
+    state = serializers.ChoiceField(choices=["new", "learning", "review", "relearning"])
+    due = serializers.DateTimeField()
+    interval_days = serializers.FloatField()
+    rating = serializers.ChoiceField(choices=Answer.Rating.choices)
+    leech = serializers.BooleanField()
+
+
 class AnswerOutSerializer(serializers.Serializer[Any]):
     answer_id = serializers.IntegerField()
     question = serializers.IntegerField()
@@ -89,4 +98,6 @@ class AnswerOutSerializer(serializers.Serializer[Any]):
     value_read = serializers.FloatField(allow_null=True)
     model_answer_html = serializers.CharField(required=False)
     choices = ChoiceVerdictSerializer(many=True, required=False)
-    review = serializers.DictField(allow_null=True, help_text="The card's new schedule.")
+    review = ReviewSummarySerializer(
+        allow_null=True, help_text="The card's new schedule (null in practice mode)."
+    )

@@ -1,6 +1,7 @@
 from collections.abc import Callable
 from typing import Any
 
+from django.utils import timezone
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import generics
 from rest_framework.permissions import IsAuthenticated
@@ -92,7 +93,7 @@ class AnswerCreateView(APIView):
                     method="POST", path=request.path, body=request.data
                 ),
                 action=lambda: services.answer_submit(
-                    user=request.user, question=question, submitted=submitted
+                    user=request.user, question=question, submitted=submitted, now=timezone.now()
                 ),
             )
         except AnswerRefused as refused:

@@ -3,6 +3,7 @@
 Run against PostgreSQL in CI (the advisory lock path); on SQLite, writers are serialized.
 """
 
+import itertools
 import json
 import threading
 
@@ -48,3 +49,37 @@ def test_two_concurrent_requests_with_one_key_store_one_answer(live_server):
     assert len(bodies) == 1
     assert Answer.objects.count() == 1
     assert IdempotencyRecord.objects.count() == 1
+
+
+def test_two_answers_to_one_card_at_once_are_applied_one_after_the_other(live_server):
+    user = UserFactory()
+    question = QuestionFactory()
+    first = Api(live_server.url)
+    first.authenticate(user)
+    first.post(f"/api/v1/questions/{question.pk}/answers/", {"response": "8e6"})
+    clients = [Api(live_server.url) for _ in range(2)]
+    for client in clients:
+        client.authenticate(user)
+    start = threading.Barrier(2)
+    statuses = []
+
+    def send(client: Api) -> None:
+        start.wait()
+        response = client.post(f"/api/v1/questions/{question.pk}/answers/", {"response": "8e6"})
+        statuses.append(response.status_code)
+
+    threads = [threading.Thread(target=send, args=(c,)) for c in clients]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+
+    assert statuses == [201, 201]
+    reviews = list(Answer.objects.filter(card__isnull=False).order_by("pk"))
+    assert len(reviews) == 3
+    for earlier, later in itertools.pairwise(reviews):
+        assert later.card_before == earlier.card_after
+    card = reviews[-1].card
+    card.refresh_from_db()
+    assert card.reps == 3
+    assert reviews[-1].card_after["reps"] == 3

@@ -1,0 +1,117 @@
+"""The caller's cards: list with their chance of recall now, and suspend/unsuspend/forget."""
+
+from typing import Any
+
+import django_filters
+from django.utils import timezone
+from drf_spectacular.utils import extend_schema
+from rest_framework import generics, serializers
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from config.filtering import StrictFilterSet
+from config.problems import Problem
+from engine.scheduling import retrievability_at
+from quizzes import cards as card_services
+from quizzes import selectors
+from quizzes.models import Card
+
+
+class CardSerializer(serializers.ModelSerializer[Card]):
+    question = serializers.IntegerField(source="question_id")
+    retrievability = serializers.SerializerMethodField(
+        help_text="The chance of recalling it now (0 for a new card)."
+    )
+
+    class Meta:
+        model = Card
+        fields = (
+            "id",
+            "question",
+            "state",
+            "due",
+            "stability",
+            "difficulty",
+            "reps",
+            "lapses",
+            "suspended",
+            "leech",
+            "buried_until",
+            "last_review",
+            "retrievability",
+        )
+
+    def get_retrievability(self, card: Card) -> float:
+        return float(self.context["retrievability"].get(card.pk, 0.0))
+
+
+def serialize_cards(cards: list[Card]) -> list[dict[str, Any]]:
+    """Cards with their retrievability, computed for the whole page in one NumPy call."""
+    chances = retrievability_at([card_services.card_state(c) for c in cards], now=timezone.now())
+    context = {"retrievability": dict(zip([c.pk for c in cards], chances.tolist(), strict=True))}
+    return CardSerializer(cards, many=True, context=context).data  # type: ignore[return-value]
+
+
+class CardFilter(StrictFilterSet):
+    state = django_filters.ChoiceFilter(choices=Card.State.choices)
+    suspended = django_filters.ChoiceFilter(
+        choices=[("true", "true"), ("false", "false")], method="flag"
+    )
+    leech = django_filters.ChoiceFilter(
+        choices=[("true", "true"), ("false", "false")], method="flag"
+    )
+    lesson = django_filters.CharFilter(field_name="question__lesson__slug", max_length=80)
+
+    class Meta:
+        model = Card
+        fields: list[str] = []
+
+    def flag(self, queryset: Any, name: str, value: str) -> Any:
+        return queryset.filter(**{name: value == "true"})
+
+
+class CardListView(generics.ListAPIView[Card]):
+    permission_classes = [IsAuthenticated]
+    serializer_class = CardSerializer
+    filterset_class = CardFilter
+
+    def get_queryset(self) -> Any:
+        if getattr(self, "swagger_fake_view", False):  # the schema generator has no user
+            return Card.objects.none()
+        return selectors.cards_of(user=self.request.user)
+
+    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
+        return self.get_paginated_response(serialize_cards(list(page or [])))
+
+
+class CardActionView(APIView):
+    permission_classes = [IsAuthenticated]
+    action_name = ""
+
+    @extend_schema(request=None, responses={200: CardSerializer})
+    def post(self, request: Request, card_id: int) -> Response:
+        card = selectors.cards_of(user=request.user).filter(pk=card_id).first()
+        if card is None:
+            raise Problem(
+                status_code=404,
+                slug="not-found",
+                title="Not found",
+                detail=f"You have no card {card_id}.",
+            )
+        card = card_services.card_action(card=card, action=self.action_name, now=timezone.now())
+        return Response(serialize_cards([card])[0])
+
+
+class SuspendView(CardActionView):
+    action_name = "suspend"
+
+
+class UnsuspendView(CardActionView):
+    action_name = "unsuspend"
+
+
+class ForgetView(CardActionView):
+    action_name = "forget"

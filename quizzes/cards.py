@@ -1,0 +1,107 @@
+"""Cards: each learner's schedule for each question, stepped by the engine's FSRS adapter.
+
+Rows become `CardState` values for the engine and back; the card row is locked while a review
+steps it, so two answers to one card at once are applied one after the other.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import datetime
+from typing import Any
+
+from django.conf import settings
+
+from accounts.models import User
+from engine import scheduling
+from engine.scheduling import CardState, Rating, ReviewOutcome, SchedulerConfig
+from quizzes.models import Card, Question
+
+
+def card_state(card: Card) -> CardState:
+    return CardState(
+        state=card.state,  # type: ignore[arg-type]
+        step=card.step,
+        stability=card.stability,
+        difficulty=card.difficulty,
+        due=card.due,
+        last_review=card.last_review,
+        reps=card.reps,
+        lapses=card.lapses,
+    )
+
+
+def apply_state(card: Card, state: CardState) -> None:
+    card.state = state.state
+    card.step = state.step
+    card.stability = state.stability
+    card.difficulty = state.difficulty
+    card.due = state.due
+    card.last_review = state.last_review
+    card.reps = state.reps
+    card.lapses = state.lapses
+
+
+def scheduler_config(user: User) -> SchedulerConfig:
+    return SchedulerConfig(desired_retention=user.desired_retention)
+
+
+def card_locked(*, user: User, question: Question) -> Card | None:
+    """The learner's card for the question, locked for this transaction, or None if new."""
+    return Card.objects.select_for_update().filter(user=user, question=question).first()
+
+
+def card_review(
+    *, card: Card | None, user: User, question: Question, rating: Rating, now: datetime
+) -> tuple[Card, CardState, ReviewOutcome]:
+    """Steps the card (locked by the caller's transaction, or made now) and saves it.
+
+    A new card is inserted with its state after this first review, in one write; if another
+    request inserted it first, the unique constraint fails and the caller retries. A card that
+    reaches `LEECH_LAPSES` lapses is flagged as a leech and suspended.
+    """
+    if card is None:
+        card = Card(user=user, question=question, seed=secrets.randbits(62))
+        before = CardState.new(now)
+    else:
+        before = card_state(card)
+    outcome = scheduling.review(
+        before,
+        rating,
+        now=now,
+        config=scheduler_config(user),
+        rng=scheduling.review_rng(card.seed, before.reps),
+    )
+    apply_state(card, outcome.state)
+    if card.lapses >= settings.LEECH_LAPSES and not card.leech:
+        card.leech = True
+        card.suspended = True
+    card.save()
+    return card, before, outcome
+
+
+def review_summary(card: Card, outcome: ReviewOutcome, rating: Rating) -> dict[str, Any]:
+    return {
+        "card_id": card.pk,
+        "state": card.state,
+        "due": card.due.isoformat().replace("+00:00", "Z"),
+        "interval_days": round(outcome.interval_days, 4),
+        "rating": rating.label,
+        "leech": card.leech,
+    }
+
+
+def card_action(*, card: Card, action: str, now: datetime) -> Card:
+    """Suspend (kept out of the queue), unsuspend, or forget (back to new, counts cleared)."""
+    if action == "suspend":
+        card.suspended = True
+    elif action == "unsuspend":
+        card.suspended = False
+        card.leech = False
+    elif action == "forget":
+        apply_state(card, CardState.new(now))
+        card.buried_until = None
+    else:
+        raise ValueError(f"unknown card action {action!r}")
+    card.save()
+    return card

@@ -1,0 +1,147 @@
+"""Every review-mode answer steps the learner's card, as FSRS computes it."""
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from engine.scheduling import CardState, Rating, SchedulerConfig, review, review_rng
+from quizzes.models import Answer, Card
+from tests.conftest import assert_problem
+from tests.factories import QuestionFactory, UserFactory
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def learner(api):
+    user = UserFactory()
+    api.authenticate(user)
+    return user
+
+
+def answer(api, question, typed, **extra):
+    return api.post(f"/api/v1/questions/{question.pk}/answers/", {"response": typed, **extra})
+
+
+def test_a_review_answer_makes_and_steps_a_card(api, learner):
+    question = QuestionFactory()
+
+    body = answer(api, question, "8e6", duration_ms=20_000).json()
+
+    card = Card.objects.get(user=learner, question=question)
+    assert body["review"]["card_id"] == card.pk
+    assert body["review"]["rating"] == "good"
+    assert body["review"]["state"] == card.state == "learning"
+    assert card.reps == 1
+    stored = Answer.objects.get()
+    assert (stored.card, stored.rating) == (card, Rating.GOOD)
+    assert stored.card_before["state"] == "new"
+    assert stored.card_after == CardState.from_dict(stored.card_after).to_dict()
+
+
+def test_the_step_equals_what_fsrs_computes_for_the_same_inputs(api, learner):
+    question = QuestionFactory()
+    answer(api, question, "8e6", duration_ms=20_000)
+    stored = Answer.objects.get()
+    card = Card.objects.get()
+
+    expected = review(
+        CardState.from_dict(stored.card_before),
+        Rating.GOOD,
+        now=stored.created_at,
+        config=SchedulerConfig(desired_retention=learner.desired_retention),
+        rng=review_rng(card.seed, 0),
+    )
+
+    assert abs(expected.state.due - card.due) < timedelta(seconds=5)
+    assert expected.state.stability == pytest.approx(card.stability)
+    assert expected.state.difficulty == pytest.approx(card.difficulty)
+
+
+def test_practice_answers_leave_the_schedule_alone(api, learner):
+    body = answer(api, QuestionFactory(), "8e6", mode="practice").json()
+
+    assert body["review"] is None
+    assert Card.objects.count() == 0
+
+
+def test_right_every_time_the_intervals_grow_and_wrong_sends_a_card_to_relearning(api, learner):
+    question = QuestionFactory()
+    answer(api, question, "8e6")
+    intervals = []
+    for _ in range(4):
+        card = Card.objects.get()
+        # Time passes until the card is due: move its history back instead of the clock.
+        shift = card.due - timezone.now() + timedelta(minutes=1)
+        Card.objects.filter(pk=card.pk).update(
+            due=card.due - shift, last_review=card.last_review - shift
+        )
+        intervals.append(answer(api, question, "8e6", duration_ms=20_000).json()["review"])
+    days = [r["interval_days"] for r in intervals]
+    assert days == sorted(days)
+    assert days[-1] > days[0] >= 0.0
+    assert intervals[-1]["state"] == "review"
+
+    wrong = answer(api, question, "4e6").json()["review"]
+
+    assert (wrong["state"], wrong["rating"]) == ("relearning", "again")
+    assert Card.objects.get().lapses == 1
+
+
+def test_free_text_is_scheduled_by_the_learners_own_rating(api, learner):
+    question = QuestionFactory(kind="free_text", answer=None, mistakes=[], model_answer_html="x")
+
+    body = answer(api, question, "norm, attention, add", self_rating="easy").json()
+
+    assert body["review"]["rating"] == "easy"
+
+
+def test_cards_list_with_their_chance_of_recall(api, learner):
+    question = QuestionFactory()
+    answer(api, question, "8e6")
+    other = UserFactory()
+    Card.objects.create(user=other, question=QuestionFactory(), due=timezone.now(), seed=1)
+
+    body = api.get("/api/v1/cards/").json()
+
+    assert body["count"] == 1
+    listed = body["results"][0]
+    assert listed["question"] == question.pk
+    assert 0.9 < listed["retrievability"] <= 1.0
+
+
+def test_suspend_unsuspend_and_forget(api, learner):
+    question = QuestionFactory()
+    answer(api, question, "8e6")
+    card = Card.objects.get()
+    base = f"/api/v1/cards/{card.pk}"
+
+    assert api.post(f"{base}/suspend/").json()["suspended"] is True
+    assert api.get("/api/v1/cards/", params={"suspended": "true"}).json()["count"] == 1
+    assert api.post(f"{base}/unsuspend/").json()["suspended"] is False
+    forgotten = api.post(f"{base}/forget/").json()
+
+    assert (forgotten["state"], forgotten["reps"], forgotten["stability"]) == ("new", 0, None)
+
+
+def test_another_learners_card_is_404(api, learner):
+    card = Card.objects.create(
+        user=UserFactory(), question=QuestionFactory(), due=timezone.now(), seed=1
+    )
+
+    for action in ("suspend", "unsuspend", "forget"):
+        assert_problem(api.post(f"/api/v1/cards/{card.pk}/{action}/"), 404)
+    assert Card.objects.get().suspended is False
+
+
+def test_eight_lapses_make_a_leech_that_is_suspended(api, learner, settings):
+    question = QuestionFactory()
+    answer(api, question, "8e6")
+    Card.objects.update(state="review", stability=5.0, difficulty=5.0, step=None, lapses=7)
+
+    body = answer(api, question, "4e6").json()
+
+    card = Card.objects.get()
+    assert (card.lapses, card.leech, card.suspended) == (8, True, True)
+    assert body["review"]["leech"] is True
