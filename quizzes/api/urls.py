@@ -1,6 +1,6 @@
 from django.urls import path
 
-from quizzes.api import cards, views
+from quizzes.api import cards, queue, views
 
 urlpatterns = [
     path("questions/", views.QuestionListView.as_view(), name="question-list"),
@@ -12,6 +12,7 @@ urlpatterns = [
         views.AnswerCreateView.as_view(),
         name="answer-create",
     ),
+    path("reviews/queue/", queue.QueueView.as_view(), name="review-queue"),
     path("cards/", cards.CardListView.as_view(), name="card-list"),
     path("cards/<int:card_id>/suspend/", cards.SuspendView.as_view(), name="card-suspend"),
     path("cards/<int:card_id>/unsuspend/", cards.UnsuspendView.as_view(), name="card-unsuspend"),
