@@ -72,8 +72,9 @@ def export_answers(user: User) -> list[dict[str, Any]]:
 
 
 def export_cards(user: User) -> list[dict[str, Any]]:
-    return list(
-        Card.objects.filter(user=user)
+    return [
+        dict(row)
+        for row in Card.objects.filter(user=user)
         .order_by("pk")
         .values(
             "question__key",
@@ -89,4 +90,4 @@ def export_cards(user: User) -> list[dict[str, Any]]:
             "leech",
             "buried_until",
         )
-    )
+    ]

@@ -145,3 +145,15 @@ def test_eight_lapses_make_a_leech_that_is_suspended(api, learner, settings):
     card = Card.objects.get()
     assert (card.lapses, card.leech, card.suspended) == (8, True, True)
     assert body["review"]["leech"] is True
+
+
+def test_the_export_holds_answers_and_cards(api, learner):
+    question = QuestionFactory()
+    answer(api, question, "8e6")
+
+    body = api.get("/api/v1/me/export/").json()
+
+    assert body["answers"][0]["question"] == question.key
+    assert body["answers"][0]["rating"] == Rating.GOOD
+    assert body["cards"][0]["question__key"] == question.key
+    assert body["cards"][0]["reps"] == 1
