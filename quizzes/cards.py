@@ -11,11 +11,12 @@ from datetime import datetime
 from typing import Any
 
 from django.conf import settings
+from django.db import transaction
 
 from accounts.models import User
 from engine import scheduling
 from engine.scheduling import CardState, Rating, ReviewOutcome, SchedulerConfig
-from quizzes.models import Card, Question
+from quizzes.models import Answer, Card, Question
 
 
 def card_state(card: Card) -> CardState:
@@ -105,3 +106,29 @@ def card_action(*, card: Card, action: str, now: datetime) -> Card:
         raise ValueError(f"unknown card action {action!r}")
     card.save()
     return card
+
+
+def review_undo(*, user: User) -> tuple[Card | None, int]:
+    """Takes back the learner's last review: its answer row goes, its card returns to exactly
+    the state before it (a card that review created is removed). Returns the card (None when
+    removed) and the question's id. Raises Answer.DoesNotExist when there is nothing to undo.
+    """
+    with transaction.atomic():
+        last = (
+            Answer.objects.select_for_update()
+            .filter(user=user, mode=Answer.Mode.REVIEW, card__isnull=False)
+            .latest("created_at", "pk")
+        )
+        card = Card.objects.select_for_update().get(pk=last.card_id)
+        question_id = card.question_id
+        before = CardState.from_dict(last.card_before or {})
+        last.delete()
+        if before.state == "new" and not card.reviews.exists():
+            card.delete()
+            return None, question_id
+        apply_state(card, before)
+        if card.leech and before.lapses < settings.LEECH_LAPSES:
+            card.leech = False
+            card.suspended = False
+        card.save()
+        return card, question_id

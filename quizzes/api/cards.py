@@ -16,7 +16,7 @@ from config.problems import Problem
 from engine.scheduling import retrievability_at
 from quizzes import cards as card_services
 from quizzes import selectors
-from quizzes.models import Card
+from quizzes.models import Answer, Card
 
 
 class CardSerializer(serializers.ModelSerializer[Card]):
@@ -115,3 +115,31 @@ class UnsuspendView(CardActionView):
 
 class ForgetView(CardActionView):
     action_name = "forget"
+
+
+class UndoSerializer(serializers.Serializer[Any]):
+    question = serializers.IntegerField()
+    card = CardSerializer(allow_null=True, help_text="Null when the review had made the card.")
+
+
+class UndoView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=None,
+        responses={200: UndoSerializer},
+        summary="Take back the last review; its card returns to the state before it",
+    )
+    def post(self, request: Request) -> Response:
+        try:
+            card, question_id = card_services.review_undo(user=request.user)
+        except Answer.DoesNotExist:
+            raise Problem(
+                status_code=404,
+                slug="nothing-to-undo",
+                title="Nothing to undo",
+                detail="You have no review to take back.",
+            ) from None
+        return Response(
+            {"question": question_id, "card": serialize_cards([card])[0] if card else None}
+        )

@@ -13,6 +13,7 @@ urlpatterns = [
         name="answer-create",
     ),
     path("reviews/queue/", queue.QueueView.as_view(), name="review-queue"),
+    path("reviews/undo/", cards.UndoView.as_view(), name="review-undo"),
     path("cards/", cards.CardListView.as_view(), name="card-list"),
     path("cards/<int:card_id>/suspend/", cards.SuspendView.as_view(), name="card-suspend"),
     path("cards/<int:card_id>/unsuspend/", cards.UnsuspendView.as_view(), name="card-unsuspend"),

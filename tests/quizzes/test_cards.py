@@ -157,3 +157,37 @@ def test_the_export_holds_answers_and_cards(api, learner):
     assert body["answers"][0]["rating"] == Rating.GOOD
     assert body["cards"][0]["question__key"] == question.key
     assert body["cards"][0]["reps"] == 1
+
+
+def test_undo_restores_the_card_field_for_field_and_removes_the_answer(api, learner):
+    question = QuestionFactory()
+    answer(api, question, "8e6")
+    before = Card.objects.values().get()
+    answer(api, question, "4e6")
+
+    undone = api.post("/api/v1/reviews/undo/")
+
+    assert undone.status_code == 200, undone.text
+    assert Card.objects.values().get() == before
+    assert Answer.objects.count() == 1
+    assert undone.json()["card"]["reps"] == 1
+
+
+def test_undoing_a_first_review_removes_the_card_it_made(api, learner):
+    question = QuestionFactory()
+    answer(api, question, "8e6")
+
+    body = api.post("/api/v1/reviews/undo/").json()
+
+    assert body == {"question": question.pk, "card": None}
+    assert (Card.objects.count(), Answer.objects.count()) == (0, 0)
+    assert_problem(api.post("/api/v1/reviews/undo/"), 404)
+
+
+def test_undo_takes_back_only_the_callers_reviews(api, other_api, learner):
+    question = QuestionFactory()
+    answer(api, question, "8e6")
+    other_api.authenticate(UserFactory())
+
+    assert_problem(other_api.post("/api/v1/reviews/undo/"), 404)
+    assert Answer.objects.count() == 1
