@@ -119,7 +119,7 @@ def review_undo(*, user: User) -> tuple[Card | None, int]:
             .filter(user=user, mode=Answer.Mode.REVIEW, card__isnull=False)
             .latest("created_at", "pk")
         )
-        card = Card.objects.select_for_update().get(pk=last.card_id)
+        card = Card.objects.select_for_update(of=("self",)).get(reviews=last)
         question_id = card.question_id
         before = CardState.from_dict(last.card_before or {})
         last.delete()
