@@ -38,6 +38,9 @@ class User(AbstractUser):
     )
     reminder_hour = models.PositiveSmallIntegerField(default=18, validators=[MaxValueValidator(23)])
     email_reminders = models.BooleanField(default=True)
+    # FSRS parameters fitted to this learner's own reviews; None means the defaults.
+    scheduler_parameters = models.JSONField(null=True, blank=True, editable=False)
+    scheduler_fitted_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
         constraints = [

@@ -44,7 +44,9 @@ def apply_state(card: Card, state: CardState) -> None:
 
 
 def scheduler_config(user: User) -> SchedulerConfig:
-    return SchedulerConfig(desired_retention=user.desired_retention)
+    """The learner's retention goal, and their fitted parameters once they have some."""
+    parameters = tuple(user.scheduler_parameters) if user.scheduler_parameters else None
+    return SchedulerConfig(desired_retention=user.desired_retention, parameters=parameters)
 
 
 def card_locked(*, user: User, question: Question) -> Card | None:

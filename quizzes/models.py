@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
+from django.utils import timezone
 
 from course.models import Lesson, LiveManager
 
@@ -196,7 +197,8 @@ class Answer(models.Model):
     )
     card_before = models.JSONField(null=True, blank=True)
     card_after = models.JSONField(null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    # When the answer was given: now, or the time an offline review was made.
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
 
     class Meta:
         ordering = ["-created_at", "-pk"]

@@ -1,0 +1,62 @@
+"""Fitting a learner's scheduler: only with enough history, kept only when it predicts better."""
+
+from datetime import UTC, datetime, timedelta
+
+import numpy as np
+import pytest
+
+from quizzes.cards import scheduler_config
+from quizzes.fitting import review_histories, scheduler_fit
+from quizzes.models import Answer
+from tests.factories import LessonFactory, QuestionFactory, UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def simulate(user, *, cards: int, reviews_each: int, seed: int = 5) -> None:
+    """A learner who recalls less the longer a card has waited (no clock, a seeded generator)."""
+    rng = np.random.default_rng(seed)
+    lesson = LessonFactory()
+    start = datetime(2026, 1, 1, 9, tzinfo=UTC)
+    rows = []
+    for question in QuestionFactory.create_batch(cards, lesson=lesson):
+        when, gap = start, 1
+        for _ in range(reviews_each):
+            recalled = rng.random() < 0.95 ** (gap / 3)
+            rows.append(
+                Answer(
+                    user=user, question=question, question_version=1, status="correct",
+                    score=1, rating=3 if recalled else 1, created_at=when,
+                )
+            )  # fmt: skip
+            gap = gap * 2 if recalled else 1
+            when += timedelta(days=gap)
+    Answer.objects.bulk_create(rows)
+
+
+def test_too_little_history_keeps_the_defaults():
+    user = UserFactory()
+    simulate(user, cards=5, reviews_each=4)
+
+    outcome = scheduler_fit(user=user, now=datetime(2026, 6, 1, tzinfo=UTC))
+
+    assert outcome.kept is False
+    assert 0 < outcome.reviews < 400
+    user.refresh_from_db()
+    assert user.scheduler_parameters is None
+
+
+def test_a_fit_is_kept_only_when_it_predicts_the_history_better():
+    user = UserFactory()
+    simulate(user, cards=60, reviews_each=9)
+    assert sum(len(h) for h in review_histories(user=user)) == 540
+
+    outcome = scheduler_fit(user=user, now=datetime(2026, 6, 1, tzinfo=UTC))
+
+    user.refresh_from_db()
+    assert outcome.log_loss_before is not None
+    assert outcome.log_loss_after is not None
+    assert outcome.kept == (outcome.log_loss_after < outcome.log_loss_before)
+    assert (user.scheduler_parameters is not None) == outcome.kept
+    kept = tuple(user.scheduler_parameters or ()) or None
+    assert scheduler_config(user).parameters == kept
