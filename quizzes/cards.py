@@ -6,7 +6,7 @@ steps it, so two answers to one card at once are applied one after the other.
 
 from __future__ import annotations
 
-import secrets
+import hashlib
 from datetime import datetime
 from typing import Any
 
@@ -64,7 +64,7 @@ def card_review(
     reaches `LEECH_LAPSES` lapses is flagged as a leech and suspended.
     """
     if card is None:
-        card = Card(user=user, question=question, seed=secrets.randbits(62))
+        card = new_card(user=user, question=question)
         before = CardState.new(now)
     else:
         before = card_state(card)
@@ -76,11 +76,23 @@ def card_review(
         rng=scheduling.review_rng(card.seed, before.reps),
     )
     apply_state(card, outcome.state)
+    mark_leech(card)
+    card.save()
+    return card, before, outcome
+
+
+def new_card(*, user: User, question: Question) -> Card:
+    """An unsaved card. Its fuzz seed comes from the learner and the question, so the same
+    reviews always give the same schedule (an offline batch, replayed, lands where it did)."""
+    digest = hashlib.blake2b(f"card:{user.pk}:{question.pk}".encode(), digest_size=8).digest()
+    return Card(user=user, question=question, seed=int.from_bytes(digest) >> 2)
+
+
+def mark_leech(card: Card) -> None:
+    """A card that keeps lapsing is flagged and suspended, to be rewritten or relearned."""
     if card.lapses >= settings.LEECH_LAPSES and not card.leech:
         card.leech = True
         card.suspended = True
-    card.save()
-    return card, before, outcome
 
 
 def review_summary(card: Card, outcome: ReviewOutcome, rating: Rating) -> dict[str, Any]:

@@ -128,7 +128,7 @@ def answer_submit(
     """Grade and store one answer; in review mode, step the learner's card in the same
     transaction. The caller runs it inside `idempotent`."""
     choices = list(question.choices.order_by("position")) if question.is_choice else []
-    verdict, seed, value = _grade(
+    verdict, seed, value = grade_submitted(
         user=user, question=question, choices=choices, submitted=submitted
     )
     answer = Answer(
@@ -172,7 +172,7 @@ def answer_submit(
     return Replayable(201, result)
 
 
-def _grade(
+def grade_submitted(
     *, user: User, question: Question, choices: list[Choice], submitted: Submitted
 ) -> tuple[Grade, int | None, str]:
     if question.kind == Question.Kind.FREE_TEXT:

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from quizzes.api import cards, queue, stats, views
+from quizzes.api import cards, queue, stats, sync, views
 
 urlpatterns = [
     path("questions/", views.QuestionListView.as_view(), name="question-list"),
@@ -14,6 +14,7 @@ urlpatterns = [
     ),
     path("reviews/queue/", queue.QueueView.as_view(), name="review-queue"),
     path("reviews/undo/", cards.UndoView.as_view(), name="review-undo"),
+    path("reviews/sync/", sync.SyncView.as_view(), name="review-sync"),
     path("stats/", stats.StatsView.as_view(), name="stats"),
     path("cards/", cards.CardListView.as_view(), name="card-list"),
     path("cards/<int:card_id>/suspend/", cards.SuspendView.as_view(), name="card-suspend"),
