@@ -89,7 +89,10 @@ def test_a_late_review_is_slotted_into_the_history(api, learner):
     Card.objects.all().delete()
     Answer.objects.all().delete()
 
-    api.post("/api/v1/reviews/sync/", {"reviews": [dict(i, client_id=str(uuid.uuid4())) for i in [late, *items]]})
+    api.post(
+        "/api/v1/reviews/sync/",
+        {"reviews": [dict(i, client_id=str(uuid.uuid4())) for i in [late, *items]]},
+    )
 
     assert card_states() == slotted
     first = Answer.objects.filter(card__isnull=False).order_by("created_at")
