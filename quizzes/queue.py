@@ -60,7 +60,8 @@ def review_queue(
         lesson=lesson,
         prefix="question__",
     )
-    due_count = due.count()
+    # Counted only as far as today's limit: what can be done today, at the cost of a page.
+    due_count = due[:reviews_left].count()
     cards = list(
         due.select_related("question", "question__lesson")
         .prefetch_related("question__choices")
@@ -95,7 +96,7 @@ def review_queue(
     )
     return Queue(
         due_count=due_count,
-        new_count=min(fresh.count(), new_left),
+        new_count=fresh[:new_left].count(),
         cards=cards,
         new_questions=new_questions,
         reviews_today=counts["reviews"],
