@@ -68,6 +68,10 @@ def card_review(
         before = CardState.new(now)
     else:
         before = card_state(card)
+        # Two answers at once: the one that got the lock second may hold the earlier clock
+        # reading; it is applied after the first, so it counts as given no earlier.
+        if before.last_review is not None and now < before.last_review:
+            now = before.last_review
     outcome = scheduling.review(
         before,
         rating,

@@ -163,6 +163,8 @@ def answer_submit(
         )
         answer.card, answer.rating = card, int(rating)
         answer.card_before, answer.card_after = before.to_dict(), outcome.state.to_dict()
+        if outcome.state.last_review is not None:
+            answer.created_at = outcome.state.last_review
         review = cards.review_summary(card, outcome, rating)
     # The score's range is also a database constraint; checking it here would cost a query.
     answer.full_clean(exclude=["user", "question", "card"], validate_constraints=False)

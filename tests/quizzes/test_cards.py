@@ -6,6 +6,7 @@ import pytest
 from django.utils import timezone
 
 from engine.scheduling import CardState, Rating, SchedulerConfig, review, review_rng
+from quizzes.cards import card_review
 from quizzes.models import Answer, Card
 from tests.conftest import assert_problem
 from tests.factories import QuestionFactory, UserFactory
@@ -191,3 +192,20 @@ def test_undo_takes_back_only_the_callers_reviews(api, other_api, learner):
 
     assert_problem(other_api.post("/api/v1/reviews/undo/"), 404)
     assert Answer.objects.count() == 1
+
+
+def test_an_answer_whose_clock_reading_lost_the_race_counts_as_given_after_the_first(learner):
+    question = QuestionFactory()
+    first = timezone.now()
+    card, _, _ = card_review(
+        card=None, user=learner, question=question, rating=Rating.GOOD, now=first
+    )
+
+    card, before, outcome = card_review(
+        card=card, user=learner, question=question, rating=Rating.GOOD,
+        now=first - timedelta(milliseconds=3),
+    )  # fmt: skip
+
+    assert before.last_review == first
+    assert outcome.state.last_review == first
+    assert card.reps == 2
