@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 
-from accounts.models import User
+from accounts.models import STUDY_SETTINGS, User
 
 
 @admin.register(User)
@@ -12,17 +12,6 @@ class UserAdmin(BaseUserAdmin):
         *BaseUserAdmin.fieldsets,
         (
             "Study",
-            {
-                "fields": (
-                    "plan",
-                    "timezone",
-                    "desired_retention",
-                    "new_cards_per_day",
-                    "reviews_per_day",
-                    "day_starts_at_hour",
-                    "reminder_hour",
-                    "email_reminders",
-                )
-            },
+            {"fields": ("plan", *STUDY_SETTINGS)},
         ),
     )

@@ -15,6 +15,18 @@ def validate_timezone(value: str) -> None:
         )
 
 
+STUDY_SETTINGS = (
+    "timezone",
+    "desired_retention",
+    "new_cards_per_day",
+    "reviews_per_day",
+    "day_starts_at_hour",
+    "reminder_hour",
+    "email_reminders",
+)
+"""The settings a learner changes for themselves (`PATCH /api/v1/me/`)."""
+
+
 class User(AbstractUser):
     """A learner (and, when they create a classroom, a teacher) with their study settings."""
 

@@ -8,18 +8,9 @@ from django.contrib.auth import password_validation
 from django.db import transaction
 from knox.models import AuthToken
 
-from accounts.models import User
+from accounts.models import STUDY_SETTINGS, User
 
-SETTINGS_FIELDS = (
-    "email",
-    "timezone",
-    "desired_retention",
-    "new_cards_per_day",
-    "reviews_per_day",
-    "day_starts_at_hour",
-    "reminder_hour",
-    "email_reminders",
-)
+SETTINGS_FIELDS = ("email", *STUDY_SETTINGS)
 
 
 class WrongPassword(Exception):

@@ -1,7 +1,20 @@
+from typing import Any
+
 from django.contrib import admin
 
 from course import markdown
 from course.models import Course, GlossaryTerm, Lesson, LessonProgress, Report, Section
+
+
+def save_rendered(formset: Any, *, source: str, target: str) -> None:
+    """Saves an inline formset, rendering each row's Markdown to its sanitized HTML."""
+    rows = formset.save(commit=False)
+    for deleted in formset.deleted_objects:
+        deleted.delete()
+    for row in rows:
+        setattr(row, target, markdown.render(getattr(row, source)))
+        row.save()
+    formset.save_m2m()
 
 
 class SectionInline(admin.StackedInline):
@@ -25,13 +38,7 @@ class LessonAdmin(admin.ModelAdmin):
     inlines = [SectionInline]
 
     def save_formset(self, request, form, formset, change):  # type: ignore[no-untyped-def]
-        sections = formset.save(commit=False)
-        for deleted in formset.deleted_objects:
-            deleted.delete()
-        for section in sections:
-            section.body_html = markdown.render(section.body_markdown)
-            section.save()
-        formset.save_m2m()
+        save_rendered(formset, source="body_markdown", target="body_html")
 
 
 @admin.register(GlossaryTerm)

@@ -3,6 +3,7 @@ from typing import Any
 from django.contrib import admin
 
 from course import markdown
+from course.admin import save_rendered
 from quizzes.models import Answer, Choice, IdempotencyRecord, Question
 
 
@@ -28,13 +29,7 @@ class QuestionAdmin(admin.ModelAdmin):
         super().save_model(request, obj, form, change)
 
     def save_formset(self, request: Any, form: Any, formset: Any, change: bool) -> None:
-        choices = formset.save(commit=False)
-        for deleted in formset.deleted_objects:
-            deleted.delete()
-        for choice in choices:
-            choice.text_html = markdown.render(choice.text_markdown)
-            choice.save()
-        formset.save_m2m()
+        save_rendered(formset, source="text_markdown", target="text_html")
 
 
 @admin.register(Answer)

@@ -3,7 +3,7 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import models
 from rest_framework import serializers
 
-from accounts.models import User
+from accounts.models import STUDY_SETTINGS, User
 from config.fields import StrictBooleanField, StrictFloatField, StrictIntegerField
 
 
@@ -18,20 +18,7 @@ class UserSerializer(serializers.ModelSerializer[User]):
 
     class Meta:
         model = User
-        fields = (
-            "id",
-            "username",
-            "email",
-            "plan",
-            "timezone",
-            "desired_retention",
-            "new_cards_per_day",
-            "reviews_per_day",
-            "day_starts_at_hour",
-            "reminder_hour",
-            "email_reminders",
-            "date_joined",
-        )
+        fields = ("id", "username", "email", "plan", *STUDY_SETTINGS, "date_joined")
         read_only_fields = ("id", "username", "plan", "date_joined")
         extra_kwargs = {
             "timezone": {"help_text": "An IANA time zone name, e.g. 'Europe/Berlin'."},
