@@ -19,6 +19,12 @@ from engine.scheduling import CardState, Rating, ReviewOutcome, SchedulerConfig
 from quizzes.models import Answer, Card, Question
 
 
+SCHEDULE_FIELDS = [
+    *("state", "step", "stability", "difficulty", "due", "last_review", "reps", "lapses"),
+    *("leech", "suspended"),
+]
+
+
 def card_state(card: Card) -> CardState:
     return CardState(
         state=card.state,  # type: ignore[arg-type]
@@ -81,7 +87,7 @@ def card_review(
     )
     apply_state(card, outcome.state)
     mark_leech(card)
-    card.save()
+    card.save(update_fields=SCHEDULE_FIELDS if card.pk else None)
     return card, before, outcome
 
 
