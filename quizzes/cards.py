@@ -18,7 +18,6 @@ from engine import scheduling
 from engine.scheduling import CardState, Rating, ReviewOutcome, SchedulerConfig
 from quizzes.models import Answer, Card, Question
 
-
 SCHEDULE_FIELDS = [
     *("state", "step", "stability", "difficulty", "due", "last_review", "reps", "lapses"),
     *("leech", "suspended"),
