@@ -3,8 +3,8 @@
 A review made offline carries its client id and the time it was made. Reviews of one card are
 applied in `reviewed_at` order whatever order they arrive in. A review older than the card's
 last one is slotted into the history and the card rebuilt by replaying its whole log. A client
-id seen before is skipped, so sending a batch again changes nothing. Each card is written in
-its own transaction: one card's bad review never holds back another card's good ones.
+id seen before is skipped, so sending a batch again changes nothing. A refused review is
+reported and never holds back the good ones; the good ones are written in one transaction.
 """
 
 from __future__ import annotations
@@ -78,14 +78,71 @@ def reviews_sync(
         else:
             by_question[review.question_id].append(review)
 
-    touched = []
+    touched = _apply(user=user, questions=questions, by_question=by_question, results=results)
+    return SyncOutcome(results=[results[i] for i in sorted(results)], cards=touched)
+
+
+@transaction.atomic
+def _apply(
+    *,
+    user: User,
+    questions: dict[int, Question],
+    by_question: dict[int, list[OfflineReview]],
+    results: dict[int, dict[str, Any]],
+) -> list[Card]:
+    """Every card of the batch in one transaction, with a fixed number of writes: the cards
+    are locked in one query, stepped in memory, and written back in bulk."""
+    locked = {
+        card.question_id: card
+        for card in Card.objects.select_for_update().filter(user=user, question_id__in=by_question)
+    }
+    late = [
+        card.pk
+        for question_id, card in locked.items()
+        if card.last_review is not None
+        and min(r.reviewed_at for r in by_question[question_id]) < card.last_review
+    ]
+    histories: dict[int, list[Answer]] = defaultdict(list)
+    for answer in Answer.objects.filter(card_id__in=late, mode=Answer.Mode.REVIEW).order_by(
+        "created_at", "pk"
+    ):
+        histories[answer.card_id or 0].append(answer)
+
+    stepped: list[tuple[Card, list[tuple[OfflineReview, Answer, Rating]]]] = []
     for question_id, group in by_question.items():
         group.sort(key=lambda r: (r.reviewed_at, r.index))
-        card, applied = _apply_card(user=user, question=questions[question_id], group=group)
-        results.update(applied)
-        if card is not None:
-            touched.append(card)
-    return SyncOutcome(results=[results[i] for i in sorted(results)], cards=touched)
+        question = questions[question_id]
+        card = locked.get(question_id)
+        graded = _grade_group(user=user, question=question, group=group, results=results)
+        if not graded:
+            continue
+        card = card or cards.new_card(user=user, question=question)
+        history = histories.get(card.pk, []) if card.pk else []
+        _replay(user=user, card=card, history=history, graded=graded)
+        stepped.append((card, graded))
+
+    known = [card for card, _ in stepped if card.pk is not None]
+    # PostgreSQL and SQLite 3.35+ hand back the new cards' ids, which the answers point at.
+    Card.objects.bulk_create([card for card, _ in stepped if card.pk is None])
+    Card.objects.bulk_update(known, cards.SCHEDULE_FIELDS, batch_size=500)
+    rewritten = [a for card, _ in stepped for a in histories.get(card.pk, [])]
+    Answer.objects.bulk_update(rewritten, ["card_before", "card_after"], batch_size=500)
+    answers = []
+    for card, graded in stepped:
+        for _, answer, _ in graded:
+            answer.card = card
+            answers.append(answer)
+    Answer.objects.bulk_create(answers, batch_size=500)
+    for _, graded in stepped:
+        for review, answer, rating in graded:
+            results[review.index] = {
+                "client_id": str(review.client_id),
+                "status": "applied",
+                "answer_id": answer.pk,
+                "score": answer.score,
+                "rating": rating.label,
+            }
+    return [card for card, _ in stepped]
 
 
 def _refused(review: OfflineReview, field_name: str, code: str, message: str) -> dict[str, Any]:
@@ -96,12 +153,15 @@ def _refused(review: OfflineReview, field_name: str, code: str, message: str) ->
     }
 
 
-@transaction.atomic
-def _apply_card(
-    *, user: User, question: Question, group: list[OfflineReview]
-) -> tuple[Card | None, dict[int, dict[str, Any]]]:
+def _grade_group(
+    *,
+    user: User,
+    question: Question,
+    group: list[OfflineReview],
+    results: dict[int, dict[str, Any]],
+) -> list[tuple[OfflineReview, Answer, Rating]]:
+    """Grades one card's reviews; a refused one is reported and left out."""
     choices: list[Choice] = list(question.choices.all())
-    results: dict[int, dict[str, Any]] = {}
     graded: list[tuple[OfflineReview, Answer, Rating]] = []
     for review in group:
         try:
@@ -136,24 +196,27 @@ def _apply_card(
             self_rating=review.submitted.self_rating,
         )
         graded.append((review, answer, rating))
-    if not graded:
-        return None, results
+    return graded
 
-    card = cards.card_locked(user=user, question=question)
+
+def _replay(
+    *,
+    user: User,
+    card: Card,
+    history: list[Answer],
+    graded: list[tuple[OfflineReview, Answer, Rating]],
+) -> None:
+    """Steps the card through its new reviews; with a `history` (a late review arrived), the
+    whole log is replayed from a new card, and every entry's before/after is rewritten."""
     earliest = graded[0][0].reviewed_at
-    history: list[Answer] = []
-    if card is None:
-        card = cards.new_card(user=user, question=question)
+    if card.pk is None:
         state = CardState.new(earliest)
-    elif card.last_review is not None and earliest < card.last_review:
-        # A late review: slot it into the history and replay the whole log from a new card.
-        history = list(card.reviews.filter(mode=Answer.Mode.REVIEW).order_by("created_at", "pk"))
+    elif history:
         state = CardState.new(min([earliest, *(a.created_at for a in history)]))
     else:
         state = cards.card_state(card)
-
     log = sorted(
-        [(a.created_at, 0, a.pk, a, Rating(a.rating or Rating.AGAIN)) for a in history]
+        [(a.created_at, 0, a.pk or 0, a, Rating(a.rating or Rating.AGAIN)) for a in history]
         + [(r.reviewed_at, 1, r.index, a, rating) for r, a, rating in graded],
         key=lambda item: item[:3],
     )
@@ -167,18 +230,3 @@ def _apply_card(
         state = outcome.state
     cards.apply_state(card, state)
     cards.mark_leech(card)
-    card.save()
-    for *_, answer, _ in log:
-        answer.card = card
-    if history:
-        Answer.objects.bulk_update(history, ["card_before", "card_after"])
-    Answer.objects.bulk_create([answer for _, answer, _ in graded])
-    for review, answer, rating in graded:
-        results[review.index] = {
-            "client_id": str(review.client_id),
-            "status": "applied",
-            "answer_id": answer.pk,
-            "score": answer.score,
-            "rating": rating.label,
-        }
-    return card, results

@@ -5,8 +5,11 @@ import uuid
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from accounts.services import token_create
 from quizzes.models import Answer, Card
 from tests.factories import QuestionFactory, UserFactory
 
@@ -67,6 +70,7 @@ def test_a_shuffled_batch_gives_the_same_cards_as_the_batch_in_order(api, other_
 
     assert card_states() == ordered_cards
     assert ordered_cards[0][-1] == 1  # the wrong answer on day four was a lapse
+    assert not Answer.objects.filter(card__isnull=True).exists()
 
 
 def test_sending_a_batch_again_changes_nothing(api, learner):
@@ -134,3 +138,27 @@ def test_a_batch_over_a_thousand_is_refused_whole(api, learner):
     assert response.status_code == 400
     assert response.json()["errors"][0]["field"] == "reviews"
     assert Answer.objects.count() == 0
+
+
+def test_a_sync_does_not_spend_queries_per_review(client, learner):
+    _, key = token_create(user=learner)
+    counts = []
+    for size in (10, 200):
+        items = [
+            offline(question, timezone.now() - timedelta(hours=1))
+            for question in QuestionFactory.create_batch(size)
+        ]
+        with CaptureQueriesContext(connection) as queries:
+            response = client.post(
+                "/api/v1/reviews/sync/",
+                {"reviews": items},
+                content_type="application/json",
+                headers={"Authorization": f"Token {key}", "X-Forwarded-Proto": "https"},
+            )
+        assert response.status_code == 200, response.content
+        assert {r["status"] for r in response.json()["results"]} == {"applied"}
+        counts.append(len(queries))
+
+    # Bulk writes may split into batches (SQLite takes at most 999 parameters a statement);
+    # a query per review would add hundreds.
+    assert counts[1] - counts[0] <= 10, counts
