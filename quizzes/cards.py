@@ -56,7 +56,10 @@ def scheduler_config(user: User) -> SchedulerConfig:
 
 def card_locked(*, user: User, question: Question) -> Card | None:
     """The learner's card for the question, locked for this transaction, or None if new."""
-    return Card.objects.select_for_update().filter(user=user, question=question).first()
+    try:
+        return Card.objects.select_for_update().get(user=user, question=question)
+    except Card.DoesNotExist:
+        return None
 
 
 def card_review(
