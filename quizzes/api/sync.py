@@ -14,7 +14,7 @@ from config.problems import flatten_errors
 from quizzes import services
 from quizzes.api.cards import CardSerializer, serialize_cards
 from quizzes.api.serializers import AnswerInSerializer
-from quizzes.api.views import IDEMPOTENCY_HEADER, _idempotency_key, _problem
+from quizzes.api.views import IDEMPOTENCY_HEADER, idempotency_key, refusal_problem
 from quizzes.errors import AnswerRefused
 from quizzes.sync import MAX_BATCH, OfflineReview, reviews_sync
 
@@ -114,13 +114,13 @@ class SyncView(APIView):
         try:
             result = services.idempotent(
                 user=request.user,
-                key=_idempotency_key(request, None),
+                key=idempotency_key(request, None),
                 fingerprint=services.request_fingerprint(
                     method="POST", path=request.path, body=request.data
                 ),
                 action=apply,
             )
         except AnswerRefused as refused_whole:
-            raise _problem(refused_whole) from None
+            raise refusal_problem(refused_whole) from None
         headers = {"Idempotent-Replayed": "true"} if result.replayed else {}
         return Response(result.body, status=result.status_code, headers=headers)

@@ -82,7 +82,7 @@ class AnswerCreateView(APIView):
     def post(self, request: Request, question_id: int) -> Response:
         body = AnswerInSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        key = _idempotency_key(request, body.validated_data.get("client_id"))
+        key = idempotency_key(request, body.validated_data.get("client_id"))
         question = _question_or_404(question_id, selector=selectors.question_to_answer)
         submitted = services.Submitted(**body.validated_data)
         try:
@@ -97,7 +97,7 @@ class AnswerCreateView(APIView):
                 ),
             )
         except AnswerRefused as refused:
-            raise _problem(refused) from None
+            raise refusal_problem(refused) from None
         headers = {"Idempotent-Replayed": "true"} if result.replayed else {}
         return Response(result.body, status=result.status_code, headers=headers)
 
@@ -116,7 +116,7 @@ def _question_or_404(
         ) from None
 
 
-def _idempotency_key(request: Request, client_id: Any) -> str | None:
+def idempotency_key(request: Request, client_id: Any) -> str | None:
     header = request.headers.get("Idempotency-Key")
     if header is not None:
         if not 1 <= len(header) <= 255 or not header.isprintable():
@@ -129,7 +129,7 @@ def _idempotency_key(request: Request, client_id: Any) -> str | None:
     return f"client:{client_id}" if client_id else None
 
 
-def _problem(refused: AnswerRefused) -> Problem:
+def refusal_problem(refused: AnswerRefused) -> Problem:
     slugs = {422: "unprocessable", 409: "conflict", 400: "validation-error"}
     titles = {
         "unreadable_number": "The answer could not be read as a number",
