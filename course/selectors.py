@@ -129,10 +129,6 @@ def glossary_terms() -> QuerySet[GlossaryTerm]:
     )
 
 
-def lesson_progress(*, user: User, lesson: Lesson) -> LessonProgress | None:
-    return LessonProgress.objects.filter(user=user, lesson=lesson).first()
-
-
 def export_lesson_progress(user: User) -> list[dict[str, Any]]:
     return [
         {
