@@ -42,6 +42,10 @@ def course_list() -> QuerySet[Course]:
     )
 
 
+def live_lesson(*, slug: str) -> Lesson | None:
+    return Lesson.objects.live().filter(slug=slug).first()
+
+
 def course_detail(*, slug: str) -> Course:
     """The course with its live lessons prefetched in order; raises Course.DoesNotExist."""
     lessons = Lesson.objects.live().order_by("number")

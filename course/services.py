@@ -5,11 +5,19 @@ from datetime import datetime
 from django.db import IntegrityError, transaction
 
 from accounts.models import User
+from course import selectors
 from course.models import Lesson, LessonProgress, Report
 
 
+class ProRequired(Exception):
+    """The lesson is Pro and the learner is not."""
+
+
 def lesson_complete(*, user: User, lesson: Lesson, now: datetime) -> LessonProgress:
-    """Marks the lesson completed; completing it again keeps the first completion time."""
+    """Marks the lesson completed; completing it again keeps the first completion time.
+    Raises ProRequired for a Pro lesson and a learner without Pro."""
+    if not selectors.can_read(user, lesson.access):
+        raise ProRequired(lesson.title)
     with transaction.atomic():
         try:
             with transaction.atomic():

@@ -67,17 +67,20 @@ class LessonCompleteView(APIView):
         summary="Mark the lesson completed for the caller",
     )
     def post(self, request: Request, slug: str) -> Response:
-        lesson = Lesson.objects.live().filter(slug=slug).first()
+        lesson = selectors.live_lesson(slug=slug)
         if lesson is None:
             raise _not_found("lesson", slug)
-        if not selectors.can_read(request.user, lesson.access):
+        try:
+            progress = services.lesson_complete(
+                user=request.user, lesson=lesson, now=timezone.now()
+            )
+        except services.ProRequired:
             raise Problem(
                 status_code=403,
                 slug="pro-required",
                 title="This lesson is part of Pro",
                 detail=f"'{lesson.title}' needs a Pro plan to complete.",
-            )
-        progress = services.lesson_complete(user=request.user, lesson=lesson, now=timezone.now())
+            ) from None
         return Response(LessonProgressSerializer(progress).data)
 
 
