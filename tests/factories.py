@@ -1,11 +1,23 @@
 from __future__ import annotations
 
+from datetime import timedelta
+
 import factory
+from django.utils import timezone
 from factory.django import DjangoModelFactory
 
 from accounts.models import User
 from course import markdown
-from course.models import Access, Course, GlossaryTerm, Lesson, Section
+from course.models import (
+    Access,
+    Assignment,
+    Classroom,
+    Course,
+    GlossaryTerm,
+    Lesson,
+    Membership,
+    Section,
+)
 from quizzes.models import Choice, Question
 
 PASSWORD = "correct horse battery staple"
@@ -105,3 +117,31 @@ class ChoiceFactory(DjangoModelFactory[Choice]):
     text_html = factory.LazyAttribute(lambda c: markdown.render(c.text_markdown))
     is_correct = False
     explanation_html = "<p>Why.</p>"
+
+
+class ClassroomFactory(DjangoModelFactory[Classroom]):
+    class Meta:
+        model = Classroom
+
+    name = factory.Sequence(lambda n: f"Class {n}")
+    course = factory.SubFactory(CourseFactory)
+    teacher = factory.SubFactory(UserFactory)
+
+
+class MembershipFactory(DjangoModelFactory[Membership]):
+    class Meta:
+        model = Membership
+
+    classroom = factory.SubFactory(ClassroomFactory)
+    user = factory.SubFactory(UserFactory)
+
+
+class AssignmentFactory(DjangoModelFactory[Assignment]):
+    class Meta:
+        model = Assignment
+
+    classroom = factory.SubFactory(ClassroomFactory)
+    title = factory.Sequence(lambda n: f"Assignment {n}")
+    lesson = None
+    question_ids = factory.LazyFunction(list)
+    due_at = factory.LazyFunction(lambda: timezone.now() + timedelta(days=7))

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from quizzes.api import cards, queue, stats, sync, views
+from quizzes.api import cards, classrooms, queue, stats, sync, views
 
 urlpatterns = [
     path("questions/", views.QuestionListView.as_view(), name="question-list"),
@@ -17,6 +17,21 @@ urlpatterns = [
     path("reviews/sync/", sync.SyncView.as_view(), name="review-sync"),
     path("stats/", stats.StatsView.as_view(), name="stats"),
     path("cards/", cards.CardListView.as_view(), name="card-list"),
+    path(
+        "classrooms/<int:classroom_id>/assignments/",
+        classrooms.AssignmentListView.as_view(),
+        name="classroom-assignments",
+    ),
+    path(
+        "classrooms/<int:classroom_id>/progress/",
+        classrooms.ProgressView.as_view(),
+        name="classroom-progress",
+    ),
+    path(
+        "classrooms/<int:classroom_id>/items/",
+        classrooms.ItemsView.as_view(),
+        name="classroom-items",
+    ),
     path("cards/<int:card_id>/suspend/", cards.SuspendView.as_view(), name="card-suspend"),
     path("cards/<int:card_id>/unsuspend/", cards.UnsuspendView.as_view(), name="card-unsuspend"),
     path("cards/<int:card_id>/forget/", cards.ForgetView.as_view(), name="card-forget"),

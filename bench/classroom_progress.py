@@ -1,0 +1,204 @@
+"""A teacher's classroom views at class size, on PostgreSQL.
+
+Builds one classroom of 200 learners on a 500-question course: every learner holds 500 cards
+(100,000 in all), has answered every question once or twice (about 150,000 answers) and has
+completed some lessons; three assignments are set. Then prints the median latency of
+`GET /api/v1/classrooms/{id}/progress/` (JSON and `?format=csv`) and of
+`GET /api/v1/classrooms/{id}/items/`, each through Django's full request path in-process (the
+test client: URL routing, token authentication, the view, rendering), plus the two selectors
+on their own. Target: each endpoint under 300 ms.
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/residual_bench \\
+        .venv/bin/python -m bench.classroom_progress [--requests 20]
+
+The database named in DATABASE_URL is dropped and created afresh.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.answer_path import DEFAULT_URL, ensure_database  # noqa: E402
+
+LEARNERS, QUESTIONS, LESSONS = 200, 500, 10
+TARGET_MS = 300.0
+BATCH = 5_000
+
+
+def build() -> tuple[Any, Any]:
+    """The course, the class and its history; returns (classroom, teacher)."""
+    import numpy as np
+    from django.utils import timezone
+
+    from accounts.models import User
+    from course.models import Assignment, Classroom, Course, Lesson, LessonProgress, Membership
+    from quizzes.models import Answer, Card, Question
+
+    rng = np.random.default_rng(7)
+    now = timezone.now()
+    course = Course.objects.create(slug="bench-course", title="Bench course", summary="Bench.")
+    lessons = Lesson.objects.bulk_create(
+        Lesson(course=course, slug=f"bench-{n}", number=n, title=f"Lesson {n}", summary=".",
+               minutes=10)
+        for n in range(1, LESSONS + 1)
+    )  # fmt: skip
+    questions = Question.objects.bulk_create(
+        Question(
+            key=f"bench-q{n}", kind="numeric", topic="mlp", difficulty=2,
+            lesson=lessons[n % LESSONS], position=n, prompt_markdown="1 + 1?",
+            prompt_html="<p>1 + 1?</p>", answer=2, tolerance={"kind": "exact", "amount": 0.0},
+        )
+        for n in range(QUESTIONS)
+    )  # fmt: skip
+    teacher = User.objects.create_user("bench-teacher", password="bench-password-123")
+    zones = ["UTC", "Europe/Berlin", "America/New_York", "Asia/Tokyo", "Asia/Kolkata"]
+    learners = User.objects.bulk_create(
+        User(username=f"bench-learner-{i}", password="!", timezone=zones[i % len(zones)],
+             day_starts_at_hour=int(i % 5))
+        for i in range(LEARNERS)
+    )  # fmt: skip
+    classroom = Classroom.objects.create(name="Bench class", course=course, teacher=teacher)
+    Membership.objects.bulk_create(Membership(classroom=classroom, user=u) for u in learners)
+
+    def rows(make: Callable[[Any, Any, int], Any]) -> Any:
+        for i, user in enumerate(learners):
+            for j, question in enumerate(questions):
+                yield make(user, question, i * QUESTIONS + j)
+
+    n = LEARNERS * QUESTIONS
+    stability = rng.gamma(2.0, 5.0, n) + 0.1
+    reviewed_days_ago = rng.integers(0, 30, n)
+    due_in_days = rng.integers(-10, 30, n)
+    first_score = (rng.random(n) < 0.6 + 0.3 * rng.random(n)).astype(float)
+    retried = rng.random(n) < 0.5
+    mistakes = np.array(["", "one_matrix", "no_bias", "forgot_ratio"])[rng.integers(0, 4, n)]
+
+    def card(user: Any, question: Any, k: int) -> Card:
+        return Card(
+            user=user, question=question, state="review", stability=float(stability[k]),
+            difficulty=5.0, due=now + timedelta(days=int(due_in_days[k]), hours=k % 24),
+            last_review=now - timedelta(days=int(reviewed_days_ago[k])), reps=2, seed=k,
+        )  # fmt: skip
+
+    def answers(user: Any, question: Any, k: int) -> list[Answer]:
+        made = now - timedelta(days=int(reviewed_days_ago[k]) + 3, minutes=k % 600)
+        score = float(first_score[k])
+        first = Answer(
+            user=user, question=question, question_version=1, status=
+            "correct" if score else "incorrect", score=score, created_at=made,
+            misconception="" if score else str(mistakes[k]),
+        )  # fmt: skip
+        if not retried[k]:
+            return [first]
+        again = Answer(
+            user=user, question=question, question_version=1, status="correct", score=1.0,
+            created_at=now - timedelta(days=int(reviewed_days_ago[k])),
+        )  # fmt: skip
+        return [first, again]
+
+    Card.objects.bulk_create(rows(card), batch_size=BATCH)
+    Answer.objects.bulk_create((a for group in rows(answers) for a in group), batch_size=BATCH)
+    LessonProgress.objects.bulk_create(
+        LessonProgress(user=u, lesson=lesson, completed_at=now - timedelta(days=k))
+        for i, u in enumerate(learners)
+        for k, lesson in enumerate(lessons[: i % LESSONS])
+    )
+    for k in range(3):
+        Assignment.objects.create(
+            classroom=classroom, title=f"Week {k}", lesson=lessons[k],
+            question_ids=[q.pk for q in questions[k * 10 : k * 10 + 10]],
+            due_at=now - timedelta(days=7 - 7 * k),
+        )  # fmt: skip
+    return classroom, teacher
+
+
+def timings_ms(action: Callable[[], Any], repeats: int) -> tuple[float, float]:
+    """The median and the fastest of `repeats` runs, after one to warm up. On a shared machine
+    the fastest shows what the code costs when nothing else competes for the CPU."""
+    action()
+    times = []
+    for _ in range(repeats):
+        began = time.perf_counter()
+        action()
+        times.append(time.perf_counter() - began)
+    return statistics.median(times) * 1000, min(times) * 1000
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--requests", type=int, default=20)
+    options = parser.parse_args()
+    url = os.environ.get("DATABASE_URL", DEFAULT_URL)
+    if not url.startswith("postgres"):
+        sys.exit("This benchmark runs on PostgreSQL: set DATABASE_URL=postgres://...")
+    ensure_database(url)
+    os.environ.update(
+        DATABASE_URL=url, DJANGO_SETTINGS_MODULE="config.settings", SECURE_SSL_REDIRECT="0",
+        LOG_LEVEL="WARNING",
+    )  # fmt: skip
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+    from django.db import connection
+    from django.test import Client
+    from django.utils import timezone
+
+    from accounts.services import token_create
+    from quizzes.items import classroom_items
+    from quizzes.models import Answer, Card
+    from quizzes.progress import classroom_progress
+
+    call_command("migrate", verbosity=0)
+    started = time.perf_counter()
+    classroom, teacher = build()
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE")
+    print(f"built in {time.perf_counter() - started:.1f}s: {LEARNERS} learners, "
+          f"{Card.objects.count():,} cards, {Answer.objects.count():,} answers")  # fmt: skip
+
+    _, key = token_create(user=teacher)
+    client = Client(headers={"Authorization": f"Token {key}"})
+    base = f"/api/v1/classrooms/{classroom.pk}"
+
+    def get(path: str) -> Callable[[], None]:
+        def call() -> None:
+            response = client.get(base + path)
+            assert response.status_code == 200, response.content[:500]
+            if response.streaming:
+                b"".join(response.streaming_content)  # type: ignore[arg-type]
+
+        return call
+
+    results = [
+        ("progress endpoint, JSON ", get("/progress/")),
+        ("progress endpoint, CSV  ", get("/progress/?format=csv")),
+        ("items endpoint          ", get("/items/?page_size=100")),
+        (
+            "selector classroom_progress",
+            lambda: classroom_progress(classroom=classroom, now=timezone.now()),
+        ),
+        ("selector classroom_items    ", lambda: classroom_items(classroom=classroom)),
+    ]
+    for label, action in results:
+        median, best = timings_ms(action, options.requests)
+        verdict = "ok" if median < TARGET_MS else "OVER"
+        print(
+            f"{label}  median {median:7.1f} ms  best {best:7.1f} ms"
+            f"  (target: median < {TARGET_MS:.0f} ms: {verdict})"
+        )
+
+
+if __name__ == "__main__":
+    main()
