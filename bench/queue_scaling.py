@@ -1,12 +1,14 @@
 """The review queue as decks grow, and offline sync throughput, on PostgreSQL.
 
-Builds 1,000,000 cards: one learner with 100,000, one with 1,000, and 899 more with 1,000 each.
+Builds 1,000,000 cards: one learner with 100,000, one with 1,000, and 899 more with 1,000 each;
+a fifth of each learner's cards are new (made ahead for questions not yet reviewed), the rest
+reviewed, and every learner's deck is up to date, as after their first queue.
 Prints the median latency of `GET /api/v1/reviews/queue/` for the small and the large deck
 (target: large / small at most 1.5), then how many reviews per second one 1,000-review
 `POST /api/v1/reviews/sync/` applies (target: at least 500).
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/residual_bench \\
-        .venv/bin/python -m bench.queue_scaling [--requests 50]
+        .venv/bin/python -m bench.queue_scaling [--requests 50] [--only queue|sync]
 
 The database named in DATABASE_URL is created if missing and its tables are replaced.
 """
@@ -28,6 +30,7 @@ sys.path.insert(0, str(ROOT))
 from bench.answer_path import DEFAULT_URL, ensure_database  # noqa: E402
 
 BIG, SMALL, FILLERS, FILLER_CARDS = 100_000, 1_000, 899, 1_000
+NEW_PERCENT = 20  # of each learner's cards: made ahead for questions not reviewed yet
 
 
 def build(connection: object) -> None:
@@ -49,30 +52,54 @@ def build(connection: object) -> None:
                20, 200, 4, 18, false
            FROM generate_series(1, %(users)s) AS n""",
     ]
+    # Bench question n is `bench-<n>`; a learner's cards are bench questions 1..size, the
+    # first `reviewed` of them reviewed before, the rest made ahead as new (see quizzes.deck).
     cards = """INSERT INTO quizzes_card (user_id, question_id, state, step, stability, difficulty,
-                   due, last_review, reps, lapses, suspended, leech, seed, created_at)
-               SELECT u.id, q.id, 'review', NULL, 1 + (q.id %% 50), 5.0,
-                   now() + ((q.id %% 60) - 30) * interval '1 day',
-                   now() - interval '10 days', 3, 0, false, false, q.id, now()
+                   due, last_review, reps, lapses, suspended, leech, seed, lesson_number,
+                   position, reset_at, created_at)
+               SELECT u.id, q.id,
+                   CASE WHEN n <= %(reviewed)s THEN 'review' ELSE 'new' END, NULL,
+                   CASE WHEN n <= %(reviewed)s THEN {stability} END,
+                   CASE WHEN n <= %(reviewed)s THEN 5.0 END,
+                   CASE WHEN n <= %(reviewed)s THEN {due} ELSE now() END,
+                   CASE WHEN n <= %(reviewed)s THEN {last_review} END,
+                   CASE WHEN n <= %(reviewed)s THEN 3 ELSE 0 END, 0, false, false, q.id,
+                   l.number, q.position, NULL, now()
                FROM accounts_user u
                JOIN quizzes_question q ON q.key LIKE 'bench-%%'
-                   AND CAST(substring(q.key from 7) AS integer) <= %(size)s
-               WHERE u.username = %(name)s"""
+               JOIN course_lesson l ON l.id = q.lesson_id
+               CROSS JOIN LATERAL (SELECT CAST(substring(q.key from 7) AS integer) AS n) AS k
+               WHERE {learners} AND n <= %(size)s"""
+    # The two measured decks vary: overdue by up to 30 days or due within 30, stability 1 to
+    # 50 days. The other learners' review cards are all due in three days.
+    varied = cards.format(
+        learners="u.username = %(name)s",
+        stability="1 + (q.id %% 50)",
+        due="now() + ((q.id %% 60) - 30) * interval '1 day'",
+        last_review="now() - interval '10 days'",
+    )
+    steady = cards.format(
+        learners="u.username LIKE 'bench-%%' AND u.username NOT IN ('bench-1', 'bench-2')",
+        stability="5.0",
+        due="now() + interval '3 days'",
+        last_review="now() - interval '4 days'",
+    )
     with connection.cursor() as cursor:  # type: ignore[attr-defined]
         for statement in sql:
             cursor.execute(statement, {"big": BIG, "users": FILLERS + 2})
-        cursor.execute(cards, {"size": BIG, "name": "bench-1"})
-        cursor.execute(cards, {"size": SMALL, "name": "bench-2"})
+        for statement, name, size in (
+            (varied, "bench-1", BIG),
+            (varied, "bench-2", SMALL),
+            (steady, "", FILLER_CARDS),
+        ):
+            reviewed = size * (100 - NEW_PERCENT) // 100
+            cursor.execute(statement, {"reviewed": reviewed, "name": name, "size": size})
+        # Every learner's deck is up to date, as after their first queue.
         cursor.execute(
-            """INSERT INTO quizzes_card (user_id, question_id, state, step, stability,
-                   difficulty, due, last_review, reps, lapses, suspended, leech, seed, created_at)
-               SELECT u.id, q.id, 'review', NULL, 5.0, 5.0, now() + interval '3 days',
-                   now() - interval '4 days', 2, 0, false, false, 1, now()
-               FROM accounts_user u
-               JOIN quizzes_question q ON q.key LIKE 'bench-%%'
-                   AND CAST(substring(q.key from 7) AS integer) <= %(cards)s
-               WHERE u.username LIKE 'bench-%%' AND u.username NOT IN ('bench-1', 'bench-2')""",
-            {"cards": FILLER_CARDS},
+            """INSERT INTO quizzes_deck (user_id, revision, questions_through, built_at)
+               SELECT u.id, COALESCE((SELECT number FROM quizzes_bankrevision WHERE id = 1), 0),
+                   (SELECT max(id) FROM quizzes_question), now()
+               FROM accounts_user u WHERE u.username LIKE 'bench-%%'"""
         )
         cursor.execute("ANALYZE")
         cursor.execute("SELECT count(*) FROM quizzes_card")
@@ -82,6 +109,9 @@ def build(connection: object) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--requests", type=int, default=50)
+    parser.add_argument(
+        "--only", choices=["queue", "sync"], help="measure only the queue or only the sync"
+    )
     options = parser.parse_args()
     url = os.environ.get("DATABASE_URL", DEFAULT_URL)
     if not url.startswith("postgres"):
@@ -124,11 +154,14 @@ def main() -> None:
             assert response.status_code == 200, response.content
         return statistics.median(times)
 
-    small = median_latency("bench-2")
-    large = median_latency("bench-1")
-    print(f"queue, {SMALL:,} cards     median {small * 1000:7.2f} ms")
-    print(f"queue, {BIG:,} cards   median {large * 1000:7.2f} ms")
-    print(f"ratio large / small       {large / small:7.2f}  (target <= 1.5)")
+    if options.only != "sync":
+        small = median_latency("bench-2")
+        large = median_latency("bench-1")
+        print(f"queue, {SMALL:,} cards     median {small * 1000:7.2f} ms")
+        print(f"queue, {BIG:,} cards   median {large * 1000:7.2f} ms")
+        print(f"ratio large / small       {large / small:7.2f}  (target <= 1.5)")
+    if options.only == "queue":
+        return
 
     learner = User.objects.get(username="bench-3")
     _, key = token_create(user=learner)

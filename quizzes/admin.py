@@ -4,6 +4,7 @@ from django.contrib import admin
 
 from course import markdown
 from course.admin import save_rendered
+from quizzes.deck import bank_revision_bump
 from quizzes.models import Answer, Choice, IdempotencyRecord, Question
 
 
@@ -27,6 +28,8 @@ class QuestionAdmin(admin.ModelAdmin):
         obj.explanation_html = markdown.render(obj.explanation_markdown)
         obj.model_answer_html = markdown.render(obj.model_answer_markdown)
         super().save_model(request, obj, form, change)
+        # Its lesson, place or archiving may have changed: decks catch up on their next queue.
+        bank_revision_bump()
 
     def save_formset(self, request: Any, form: Any, formset: Any, change: bool) -> None:
         save_rendered(formset, source="text_markdown", target="text_html")

@@ -14,9 +14,10 @@ from django.conf import settings
 from django.db import transaction
 
 from accounts.models import User
+from config import background
 from engine import scheduling
 from engine.scheduling import CardState, Rating, ReviewOutcome, SchedulerConfig
-from quizzes.models import Answer, Card, Question
+from quizzes.models import Answer, Card, Deck, Question
 
 SCHEDULE_FIELDS = [
     *("state", "step", "stability", "difficulty", "due", "last_review", "reps", "lapses"),
@@ -55,7 +56,9 @@ def scheduler_config(user: User) -> SchedulerConfig:
 
 
 def card_locked(*, user: User, question: Question) -> Card | None:
-    """The learner's card for the question, locked for this transaction, or None if new."""
+    """The learner's card for the question, locked for this transaction; None when the
+    learner has none yet. A card made ahead in the learner's deck is still new and is
+    stepped from there."""
     try:
         return Card.objects.select_for_update().get(user=user, question=question)
     except Card.DoesNotExist:
@@ -96,8 +99,15 @@ def card_review(
 def new_card(*, user: User, question: Question) -> Card:
     """An unsaved card. Its fuzz seed comes from the learner and the question, so the same
     reviews always give the same schedule (an offline batch, replayed, lands where it did)."""
-    digest = hashlib.blake2b(f"card:{user.pk}:{question.pk}".encode(), digest_size=8).digest()
-    return Card(user=user, question=question, seed=int.from_bytes(digest) >> 2)
+    return Card(
+        user=user, question=question, seed=card_seed(user_id=user.pk, question_id=question.pk)
+    )
+
+
+def card_seed(*, user_id: int, question_id: int) -> int:
+    """The card's fuzz seed: the same for a card made ahead and one made by its first review."""
+    digest = hashlib.blake2b(f"card:{user_id}:{question_id}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest) >> 2
 
 
 def mark_leech(card: Card) -> None:
@@ -105,6 +115,15 @@ def mark_leech(card: Card) -> None:
     if card.lapses >= settings.LEECH_LAPSES and not card.leech:
         card.leech = True
         card.suspended = True
+        _notify_leech(card)
+
+
+def _notify_leech(card: Card) -> None:
+    """Tells the learner once the review commits (the card is saved by then)."""
+    from quizzes.tasks import leech_notify  # tasks import the services that import this module
+
+    # The primary key is read after commit: a card new in this transaction has one by then.
+    transaction.on_commit(lambda: background.send(leech_notify, card.pk))
 
 
 def review_summary(card: Card, outcome: ReviewOutcome, rating: Rating) -> dict[str, Any]:
@@ -119,7 +138,13 @@ def review_summary(card: Card, outcome: ReviewOutcome, rating: Rating) -> dict[s
 
 
 def card_action(*, card: Card, action: str, now: datetime) -> Card:
-    """Suspend (kept out of the queue), unsuspend, or forget (back to new, counts cleared)."""
+    """Suspend (kept out of the queue), unsuspend, or forget (back to new, counts cleared).
+
+    Forgetting starts the card's review log over: `reset_at` marks where its new segment
+    begins, and the reviews before it no longer count towards the schedule (a late offline
+    review is replayed over the new segment only, and one made before the reset is refused).
+    The card goes back among the new ones at its question's place in the course.
+    """
     if action == "suspend":
         card.suspended = True
     elif action == "unsuspend":
@@ -128,6 +153,12 @@ def card_action(*, card: Card, action: str, now: datetime) -> Card:
     elif action == "forget":
         apply_state(card, CardState.new(now))
         card.buried_until = None
+        card.reset_at = now
+        card.lesson_number, card.position = (
+            Question.objects.filter(pk=card.question_id)
+            .values_list("lesson__number", "position")
+            .get()
+        )
     else:
         raise ValueError(f"unknown card action {action!r}")
     card.save()
@@ -137,7 +168,9 @@ def card_action(*, card: Card, action: str, now: datetime) -> Card:
 def review_undo(*, user: User) -> tuple[Card | None, int]:
     """Takes back the learner's last review: its answer row goes, its card returns to exactly
     the state before it (a card that review created is removed). Returns the card (None when
-    removed) and the question's id. Raises Answer.DoesNotExist when there is nothing to undo.
+    removed) and the question's id. Raises Answer.DoesNotExist when there is nothing to undo,
+    which includes a last review made before its card was forgotten: forgetting has already
+    set it aside, and taking it back would bring back the state the learner reset.
     """
     with transaction.atomic():
         last = (
@@ -147,10 +180,14 @@ def review_undo(*, user: User) -> tuple[Card | None, int]:
         )
         card = Card.objects.select_for_update(of=("self",)).get(reviews=last)
         question_id = card.question_id
+        if card.reset_at is not None and last.created_at < card.reset_at:
+            raise Answer.DoesNotExist("the last review was before its card was forgotten")
         before = CardState.from_dict(last.card_before or {})
         last.delete()
         if before.state == "new" and not card.reviews.exists():
             card.delete()
+            # The deck may have counted this card as made: build it again in full next time.
+            Deck.objects.filter(user=user).delete()
             return None, question_id
         apply_state(card, before)
         if card.leech and before.lapses < settings.LEECH_LAPSES:

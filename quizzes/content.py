@@ -3,7 +3,8 @@
 Registered with `load_content` as a content part: checked with the courses (every problem named
 by file, item and field), written in the same transaction, upserted by key, archived when gone.
 A question's version goes up whenever what counts as right changes, so old answers keep the
-version they were graded against.
+version they were graded against. A load that changes anything bumps the bank revision, so
+learners' decks catch up (see `quizzes.deck`).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from course.content.sync import Changes, archive, upsert
 from course.models import Lesson
 from engine import FAMILIES, Interval, Mistake, Tolerance
 from engine.answer_key import exact_fraction, matches
+from quizzes.deck import bank_revision_bump
 from quizzes.models import Choice, Question
 
 KINDS = Question.Kind.values
@@ -256,6 +258,9 @@ class QuestionBank:
             choice.delete()  # choices have no history of their own; answers keep their ids
             changes.note("choice", "archived")
         archive((q for k, q in existing.items() if k not in kept), now, changes, "question")
+        if changes.changed:
+            # Courses and lessons are synced first, so this covers their changes too.
+            bank_revision_bump()
         progress(f"questions: {len(data)} checked")
 
 

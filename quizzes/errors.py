@@ -44,3 +44,13 @@ def idempotency_in_progress() -> AnswerRefused:
         "request_in_progress",
         "A request with this idempotency key is still being processed. Retry in a moment.",
     )
+
+
+def already_answered() -> AnswerRefused:
+    return AnswerRefused(
+        409,
+        "client_id",
+        "already_answered",
+        "An answer with this client_id was stored before; it is not counted again. "
+        "Use a new client_id for a new answer.",
+    )

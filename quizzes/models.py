@@ -107,11 +107,20 @@ class Choice(models.Model):
         return self.text_markdown[:60]
 
 
+class CardQuerySet(models.QuerySet["Card"]):
+    def seen(self) -> CardQuerySet:
+        """Cards the learner has reviewed at least once, forgotten ones included; leaves out
+        the new cards made ahead for questions never answered."""
+        return self.filter(~models.Q(state=Card.State.NEW) | models.Q(reset_at__isnull=False))
+
+
 class Card(models.Model):
     """One learner's memory of one question, scheduled by FSRS.
 
     The state fields are the engine's `CardState`; the rest is what the service adds around the
     scheduler (suspension, burying, leeches). `seed` makes each card's interval fuzz repeatable.
+    Every live question has a card in each learner's deck, made ahead in state new (see
+    `quizzes.deck`), so the queue reads new cards from an index as it reads due ones.
     """
 
     class State(models.TextChoices):
@@ -136,13 +145,37 @@ class Card(models.Model):
     buried_until = models.DateTimeField(null=True, blank=True)
     leech = models.BooleanField(default=False)
     seed = models.PositiveBigIntegerField(help_text="Seeds this card's interval fuzz.")
+    # The question's place in the course (its lesson's number, its position in the lesson),
+    # copied here so new cards are read in course order from an index.
+    lesson_number = models.PositiveSmallIntegerField(default=0)
+    position = models.PositiveSmallIntegerField(default=0)
+    reset_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When the card was last forgotten: its review log starts over from here.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = CardQuerySet.as_manager()
 
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=["user", "question"], name="card_once_per_question")
         ]
-        indexes = [models.Index(fields=["user", "suspended", "due"], name="card_queue")]
+        indexes = [
+            # Due cards, soonest first; new cards are kept out so they never pad the scan.
+            models.Index(
+                fields=["user", "due", "id"],
+                condition=models.Q(suspended=False) & ~models.Q(state="new"),
+                name="card_due",
+            ),
+            # New cards in course order.
+            models.Index(
+                fields=["user", "lesson_number", "position", "question"],
+                condition=models.Q(suspended=False, state="new"),
+                name="card_new",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.user_id} on {self.question_id}: {self.state}"
@@ -205,15 +238,48 @@ class Answer(models.Model):
         indexes = [
             models.Index(fields=["user", "question", "created_at"]),
             models.Index(fields=["question", "created_at"]),
+            # A learner's reviews of today, and their last review (undo).
+            models.Index(fields=["user", "mode", "created_at"], name="answer_user_day"),
         ]
         constraints = [
             models.CheckConstraint(
                 condition=models.Q(score__gte=0, score__lte=1), name="answer_score_0_to_1"
-            )
+            ),
+            # A review made on a device is stored once, however often the device sends it.
+            models.UniqueConstraint(
+                fields=["user", "client_id"],
+                condition=models.Q(client_id__isnull=False),
+                name="answer_client_id_once",
+            ),
         ]
 
     def __str__(self) -> str:
         return f"{self.user_id} on {self.question_id}: {self.status}"
+
+
+class BankRevision(models.Model):
+    """Goes up whenever loaded content may change which questions learners get as new, or in
+    which order. One row; a learner's `Deck` remembers the number it was built from."""
+
+    number = models.PositiveBigIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"bank revision {self.number}"
+
+
+class Deck(models.Model):
+    """How far the learner's new cards have been made: from which bank revision, and up to
+    which question id. Either one behind means some cards are missing or out of order."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="deck"
+    )
+    revision = models.PositiveBigIntegerField()
+    questions_through = models.PositiveBigIntegerField()
+    built_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: revision {self.revision}, through {self.questions_through}"
 
 
 class IdempotencyRecord(models.Model):

@@ -43,8 +43,9 @@ def question_to_answer(*, question_id: int) -> Question:
 
 
 def cards_of(*, user: User) -> QuerySet[Card]:
-    """The learner's cards, soonest due first (another learner's cards are never in it)."""
-    return Card.objects.filter(user=user).order_by("due", "pk")
+    """The learner's cards, soonest due first (another learner's cards are never in it):
+    the ones reviewed at least once, not the new ones made ahead for unseen questions."""
+    return Card.objects.filter(user=user).seen().order_by("due", "pk")
 
 
 def export_answers(user: User) -> list[dict[str, Any]]:
@@ -75,6 +76,7 @@ def export_cards(user: User) -> list[dict[str, Any]]:
     return [
         dict(row)
         for row in Card.objects.filter(user=user)
+        .seen()
         .order_by("pk")
         .values(
             "question__key",
@@ -89,5 +91,6 @@ def export_cards(user: User) -> list[dict[str, Any]]:
             "suspended",
             "leech",
             "buried_until",
+            "reset_at",
         )
     ]

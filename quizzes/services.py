@@ -127,6 +127,12 @@ def answer_submit(
 ) -> Replayable:
     """Grade and store one answer; in review mode, step the learner's card in the same
     transaction. The caller runs it inside `idempotent`."""
+    if (
+        submitted.client_id is not None
+        and Answer.objects.filter(user=user, client_id=submitted.client_id).exists()
+    ):
+        # Sent again after its idempotency record expired, or first sent by an offline sync.
+        raise errors.already_answered()
     choices = list(question.choices.order_by("position")) if question.is_choice else []
     verdict, seed, value = grade_submitted(
         user=user, question=question, choices=choices, submitted=submitted

@@ -15,7 +15,8 @@ from django.db.models.functions import TruncDate
 
 from accounts.models import User
 from engine.scheduling import retrievability
-from quizzes.models import Answer, Card, Question
+from quizzes.deck import deck_refresh
+from quizzes.models import Answer, Card
 from quizzes.queue import day_start
 
 FORECAST_DAYS = 30
@@ -76,7 +77,17 @@ def learner_stats(*, user: User, now: datetime, days: int = 365) -> Stats:
         ),
         dtype=object,
     ).reshape(-1, 2)
-    unseen = Question.objects.live().exclude(cards__user=user).count()
+    new_left = max(user.new_cards_per_day - done["new"], 0)
+    deck_refresh(user=user, now=now)
+    # New cards of live questions, forgotten ones included (as the queue serves them),
+    # counted only as far as today's limit.
+    new_available = Card.objects.filter(
+        user=user,
+        suspended=False,
+        state=Card.State.NEW,
+        question__archived_at__isnull=True,
+        question__lesson__archived_at__isnull=True,
+    )[:new_left].count()
 
     overdue = sum(n for day, n in due_by_day.items() if day < today)
     due_today = due_by_day.get(today, 0) + overdue
@@ -89,7 +100,7 @@ def learner_stats(*, user: User, now: datetime, days: int = 365) -> Stats:
     ]
     return Stats(
         due_today=due_today,
-        new_available=min(unseen, max(user.new_cards_per_day - done["new"], 0)),
+        new_available=new_available,
         reviews_today=done["all"],
         streak_days=_streak(set(per_day), today),
         true_retention=window["passed"] / window["total"] if window["total"] else None,

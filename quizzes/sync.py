@@ -9,6 +9,7 @@ reported and never holds back the good ones; the good ones are written in one tr
 
 from __future__ import annotations
 
+import hashlib
 import uuid
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -16,12 +17,12 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import Field
+from django.db.models import F, Q
 
 from accounts.models import User
 from engine import scheduling
 from engine.scheduling import CardState, Rating, rating_for
-from quizzes import cards
+from quizzes import bulk, cards
 from quizzes.errors import AnswerRefused
 from quizzes.models import Answer, Card, Choice, Question
 from quizzes.services import Submitted, grade_submitted
@@ -45,11 +46,13 @@ class SyncOutcome:
     cards: list[Card] = field(default_factory=list)
 
 
+@transaction.atomic
 def reviews_sync(
     *, user: User, reviews: list[OfflineReview], refused: dict[int, dict[str, Any]], now: datetime
 ) -> SyncOutcome:
     """Applies the valid reviews; `refused` holds the items the API layer already turned down,
     by position, so the results come back in the order the client sent them."""
+    _one_sync_at_a_time(user)
     results: dict[int, dict[str, Any]] = dict(refused)
     seen = set(
         Answer.objects.filter(user=user, client_id__in=[r.client_id for r in reviews]).values_list(
@@ -83,6 +86,19 @@ def reviews_sync(
     return SyncOutcome(results=[results[i] for i in sorted(results)], cards=touched)
 
 
+def _one_sync_at_a_time(user: User) -> None:
+    """Holds the learner's sync lock to the end of the transaction. A sync sent again while
+    the first is still running (an app retrying after a timeout) waits for it, then finds its
+    client ids taken: no review counts twice. On SQLite, writers are serialized anyway."""
+    if connection.vendor != "postgresql":
+        return
+    digest = hashlib.blake2b(f"sync:{user.pk}".encode(), digest_size=8).digest()
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_advisory_xact_lock(%s)", [int.from_bytes(digest, "big", signed=True)]
+        )
+
+
 @transaction.atomic
 def _apply(
     *,
@@ -97,6 +113,7 @@ def _apply(
         card.question_id: card
         for card in Card.objects.select_for_update().filter(user=user, question_id__in=by_question)
     }
+    _refuse_before_reset(locked=locked, by_question=by_question, results=results)
     late = [
         card.pk
         for question_id, card in locked.items()
@@ -104,8 +121,11 @@ def _apply(
         and min(r.reviewed_at for r in by_question[question_id]) < card.last_review
     ]
     histories: dict[int, list[Answer]] = defaultdict(list)
-    for answer in Answer.objects.filter(card_id__in=late, mode=Answer.Mode.REVIEW).order_by(
-        "created_at", "pk"
+    # A forgotten card's log is replayed from its reset on: what came before was set aside.
+    for answer in (
+        Answer.objects.filter(card_id__in=late, mode=Answer.Mode.REVIEW)
+        .filter(Q(card__reset_at__isnull=True) | Q(created_at__gte=F("card__reset_at")))
+        .order_by("created_at", "pk")
     ):
         histories[answer.card_id or 0].append(answer)
 
@@ -125,7 +145,7 @@ def _apply(
     known = [card for card, _ in stepped if card.pk is not None]
     # PostgreSQL and SQLite 3.35+ hand back the new cards' ids, which the answers point at.
     Card.objects.bulk_create([card for card, _ in stepped if card.pk is None])
-    _write_schedules(known)
+    bulk.card_schedules_write(cards=known, fields=cards.SCHEDULE_FIELDS)
     rewritten = [a for card, _ in stepped for a in histories.get(card.pk, [])]
     Answer.objects.bulk_update(rewritten, ["card_before", "card_after"], batch_size=500)
     answers = []
@@ -133,7 +153,7 @@ def _apply(
         for _, answer, _ in graded:
             answer.card = card
             answers.append(answer)
-    Answer.objects.bulk_create(answers, batch_size=500)
+    bulk.answers_insert(answers=answers)
     for _, graded in stepped:
         for review, answer, rating in graded:
             results[review.index] = {
@@ -200,6 +220,35 @@ def _grade_group(
     return graded
 
 
+def _refuse_before_reset(
+    *,
+    locked: dict[int, Card],
+    by_question: dict[int, list[OfflineReview]],
+    results: dict[int, dict[str, Any]],
+) -> None:
+    """Refuses the reviews made before their card was forgotten. Forgetting starts the card
+    over; a review from before it belongs to the history the learner set aside, so it is
+    reported as invalid and not stored (sending it again gets the same answer)."""
+    for question_id, card in list(locked.items()):
+        if card.reset_at is None:
+            continue
+        kept = []
+        for review in by_question[question_id]:
+            if review.reviewed_at < card.reset_at:
+                results[review.index] = _refused(
+                    review,
+                    "reviewed_at",
+                    "before_forget",
+                    "This card was forgotten after this review was made; it no longer counts.",
+                )
+            else:
+                kept.append(review)
+        if kept:
+            by_question[question_id] = kept
+        else:
+            del by_question[question_id], locked[question_id]
+
+
 def _replay(
     *,
     user: User,
@@ -208,12 +257,14 @@ def _replay(
     graded: list[tuple[OfflineReview, Answer, Rating]],
 ) -> None:
     """Steps the card through its new reviews; with a `history` (a late review arrived), the
-    whole log is replayed from a new card, and every entry's before/after is rewritten."""
+    whole log is replayed from a new card, and every entry's before/after is rewritten. For a
+    forgotten card the log is its segment since the reset, replayed from the card as it was
+    left then (new, due at the reset)."""
     earliest = graded[0][0].reviewed_at
     if card.pk is None:
         state = CardState.new(earliest)
     elif history:
-        state = CardState.new(min([earliest, *(a.created_at for a in history)]))
+        state = CardState.new(card.reset_at or min([earliest, *(a.created_at for a in history)]))
     else:
         state = cards.card_state(card)
     log = sorted(
@@ -231,26 +282,3 @@ def _replay(
         state = outcome.state
     cards.apply_state(card, state)
     cards.mark_leech(card)
-
-
-def _write_schedules(rows: list[Card]) -> None:
-    """One UPDATE statement run for many cards (executemany). Django's bulk_update builds a
-    CASE expression per field and row, which costs seconds of Python for a thousand cards."""
-    if not rows:
-        return
-    fields = [
-        field
-        for name in cards.SCHEDULE_FIELDS
-        if isinstance(field := Card._meta.get_field(name), Field)
-    ]
-    assignments = ", ".join(f"{connection.ops.quote_name(f.column or f.name)} = %s" for f in fields)
-    table = connection.ops.quote_name(Card._meta.db_table)
-    with connection.cursor() as cursor:
-        cursor.executemany(
-            f"UPDATE {table} SET {assignments} WHERE id = %s",
-            [
-                [f.get_db_prep_save(getattr(card, f.attname), connection) for f in fields]
-                + [card.pk]
-                for card in rows
-            ],
-        )

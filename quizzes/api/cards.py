@@ -1,5 +1,6 @@
 """The caller's cards: list with their chance of recall now, and suspend/unsuspend/forget."""
 
+from datetime import datetime, tzinfo
 from typing import Any
 
 import django_filters
@@ -48,10 +49,38 @@ class CardSerializer(serializers.ModelSerializer[Card]):
 
 
 def serialize_cards(cards: list[Card]) -> list[dict[str, Any]]:
-    """Cards with their retrievability, computed for the whole page in one NumPy call."""
-    chances = retrievability_at([card_services.card_state(c) for c in cards], now=timezone.now())
-    context = {"retrievability": dict(zip([c.pk for c in cards], chances.tolist(), strict=True))}
-    return CardSerializer(cards, many=True, context=context).data  # type: ignore[return-value]
+    """Cards as `CardSerializer` shapes them, with their retrievability computed for the whole
+    page in one NumPy call. Built as plain dicts: a sync answers with up to a thousand cards,
+    and a test holds this to the serializer's output."""
+    now = timezone.now()
+    chances = retrievability_at([card_services.card_state(c) for c in cards], now=now)
+    zone = timezone.get_current_timezone()
+    return [
+        {
+            "id": card.pk,
+            "question": card.question_id,
+            "state": card.state,
+            "due": _moment(card.due, zone),
+            "stability": card.stability,
+            "difficulty": card.difficulty,
+            "reps": card.reps,
+            "lapses": card.lapses,
+            "suspended": card.suspended,
+            "leech": card.leech,
+            "buried_until": _moment(card.buried_until, zone),
+            "last_review": _moment(card.last_review, zone),
+            "retrievability": chance,
+        }
+        for card, chance in zip(cards, chances.tolist(), strict=True)
+    ]
+
+
+def _moment(value: datetime | None, zone: tzinfo) -> str | None:
+    """As DRF writes a datetime: ISO 8601 in the current time zone, UTC as `Z`."""
+    if value is None:
+        return None
+    text = value.astimezone(zone).isoformat()
+    return text[:-6] + "Z" if text.endswith("+00:00") else text
 
 
 class CardFilter(StrictFilterSet):

@@ -6,10 +6,13 @@ Run against PostgreSQL in CI (the advisory lock path); on SQLite, writers are se
 import itertools
 import json
 import threading
+import uuid
+from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 
-from quizzes.models import Answer, IdempotencyRecord
+from quizzes.models import Answer, Card, IdempotencyRecord
 from tests.conftest import Api
 from tests.factories import QuestionFactory, UserFactory
 
@@ -83,3 +86,41 @@ def test_two_answers_to_one_card_at_once_are_applied_one_after_the_other(live_se
     card.refresh_from_db()
     assert card.reps == 3
     assert reviews[-1].card_after["reps"] == 3
+
+
+def test_one_sync_sent_twice_at_once_applies_each_review_once(live_server):
+    user = UserFactory()
+    questions = QuestionFactory.create_batch(3)
+    start_at = timezone.now() - timedelta(hours=3)
+    reviews = [
+        {
+            "client_id": str(uuid.uuid4()),
+            "question": question.pk,
+            "reviewed_at": (start_at + timedelta(minutes=10 * n)).isoformat(),
+            "response": "8e6",
+        }
+        for n, question in enumerate(questions * 2)
+    ]
+    clients = [Api(live_server.url) for _ in range(2)]
+    for client in clients:
+        client.authenticate(user)
+    start = threading.Barrier(len(clients))
+    bodies = []
+
+    def send(client: Api) -> None:
+        start.wait()
+        response = client.post("/api/v1/reviews/sync/", {"reviews": reviews})
+        bodies.append((response.status_code, response.json()))
+
+    threads = [threading.Thread(target=send, args=(c,)) for c in clients]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+
+    assert [status for status, _ in bodies] == [200, 200], bodies
+    statuses = sorted(tuple(sorted(r["status"] for r in body["results"])) for _, body in bodies)
+    assert statuses == [("applied",) * 6, ("duplicate",) * 6]
+    assert Answer.objects.count() == 6
+    for card in Card.objects.filter(user=user):
+        assert card.reps == 2

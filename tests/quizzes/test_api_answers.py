@@ -231,6 +231,19 @@ def test_a_client_id_works_as_the_idempotency_key(api, learner):
     assert Answer.objects.get().client_id == uuid.UUID(client_id)
 
 
+def test_a_client_id_sent_again_after_its_record_expired_is_not_counted_twice(api, learner):
+    question = QuestionFactory()
+    client_id = str(uuid.uuid4())
+    answer(api, question, response="8e6", client_id=client_id)
+    IdempotencyRecord.objects.all().delete()  # pruned after IDEMPOTENCY_TTL
+
+    again = answer(api, question, response="8e6", client_id=client_id)
+
+    body = assert_problem(again, 409, "client_id")
+    assert body["errors"][0]["code"] == "already_answered"
+    assert Answer.objects.count() == 1
+
+
 def test_keys_belong_to_their_user(api, other_api, learner):
     question = QuestionFactory()
     other_api.authenticate(UserFactory())

@@ -209,3 +209,53 @@ def test_an_answer_whose_clock_reading_lost_the_race_counts_as_given_after_the_f
     assert before.last_review == first
     assert outcome.state.last_review == first
     assert card.reps == 2
+
+
+def test_cards_made_ahead_for_unseen_questions_are_not_listed_nor_exported(api, learner):
+    seen, unseen = QuestionFactory(), QuestionFactory()
+    api.get("/api/v1/reviews/queue/")
+    answer(api, seen, "8e6")
+    made_ahead = Card.objects.get(user=learner, question=unseen)
+
+    listed = api.get("/api/v1/cards/").json()
+    exported = api.get("/api/v1/me/export/").json()
+
+    assert [c["question"] for c in listed["results"]] == [seen.pk]
+    assert [c["question__key"] for c in exported["cards"]] == [seen.key]
+    assert_problem(api.post(f"/api/v1/cards/{made_ahead.pk}/suspend/"), 404)
+
+
+def test_undoing_the_first_review_of_a_card_made_ahead_brings_it_back_as_new(api, learner):
+    question = QuestionFactory()
+    api.get("/api/v1/reviews/queue/")
+    answer(api, question, "8e6")
+
+    undone = api.post("/api/v1/reviews/undo/").json()
+    queue = api.get("/api/v1/reviews/queue/").json()
+
+    assert undone == {"question": question.pk, "card": None}
+    assert [(c["card_id"], c["question"]["id"]) for c in queue["cards"]] == [(None, question.pk)]
+    assert Card.objects.get(user=learner).state == "new"
+
+
+def test_forgetting_starts_the_log_over_and_undo_does_not_reach_behind_it(api, learner):
+    question = QuestionFactory()
+    answer(api, question, "8e6")
+    answer(api, question, "8e6")
+    card = Card.objects.get()
+
+    forgotten = api.post(f"/api/v1/cards/{card.pk}/forget/").json()
+
+    card.refresh_from_db()
+    assert forgotten["state"] == "new"
+    assert card.reset_at is not None
+    assert card.reset_at >= Answer.objects.latest("created_at").created_at
+    assert_problem(api.post("/api/v1/reviews/undo/"), 404)
+    assert Answer.objects.count() == 2
+    assert Card.objects.get().state == "new"
+    # The first review after the reset is counted as new, and undone back to the reset.
+    before = Card.objects.values().get()
+    body = answer(api, question, "8e6").json()
+    assert Answer.objects.get(pk=body["answer_id"]).card_before["state"] == "new"
+    assert api.post("/api/v1/reviews/undo/").status_code == 200
+    assert Card.objects.values().get() == before

@@ -10,6 +10,8 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from accounts.services import token_create
+from engine.scheduling import CardState, Rating, SchedulerConfig, review, review_rng
+from quizzes.cards import card_action, card_state
 from quizzes.models import Answer, Card
 from tests.factories import QuestionFactory, UserFactory
 
@@ -162,3 +164,57 @@ def test_a_sync_does_not_spend_queries_per_review(client, learner):
     # Bulk writes may split into batches (SQLite takes at most 999 parameters a statement);
     # a query per review would add hundreds.
     assert counts[1] - counts[0] <= 10, counts
+
+
+def test_after_a_forget_a_late_review_replays_only_the_new_segment(api, learner):
+    start = timezone.now() - timedelta(days=40)
+    question = QuestionFactory()
+    old = [offline(question, start + timedelta(days=d)) for d in (0, 1, 4)]
+    api.post("/api/v1/reviews/sync/", {"reviews": old})
+    old_log = sorted(Answer.objects.values_list("pk", "card_before", "card_after"))
+    card = Card.objects.get()
+    reset = start + timedelta(days=10)
+    card_action(card=card, action="forget", now=reset)
+    after = [start + timedelta(days=d) for d in (11, 12.5, 14)]
+    api.post(
+        "/api/v1/reviews/sync/",
+        {"reviews": [offline(question, after[0]), offline(question, after[2], typed="4e6")]},
+    )
+
+    late = api.post("/api/v1/reviews/sync/", {"reviews": [offline(question, after[1])]}).json()
+
+    assert [r["status"] for r in late["results"]] == ["applied"]
+    # What the new segment alone gives: from new at the reset, three reviews in time order.
+    state = CardState.new(reset)
+    config = SchedulerConfig(desired_retention=learner.desired_retention)
+    for at, rating in zip(after, (Rating.GOOD, Rating.GOOD, Rating.AGAIN), strict=True):
+        rng = review_rng(card.seed, state.reps)
+        state = review(state, rating, now=at, config=config, rng=rng).state
+    card.refresh_from_db()
+    assert card_state(card) == state
+    assert (card.reps, card.reset_at) == (3, reset)
+    segment = Answer.objects.filter(created_at__gte=reset).order_by("created_at")
+    assert segment[0].card_before == CardState.new(reset).to_dict()
+    assert [a.card_after["reps"] for a in segment] == [1, 2, 3]
+    # The log before the reset is kept as it was.
+    assert sorted(Answer.objects.filter(created_at__lt=reset).values_list(
+        "pk", "card_before", "card_after"
+    )) == old_log  # fmt: skip
+
+
+def test_a_review_made_before_the_card_was_forgotten_is_refused(api, learner):
+    start = timezone.now() - timedelta(days=20)
+    question = QuestionFactory()
+    api.post("/api/v1/reviews/sync/", {"reviews": [offline(question, start)]})
+    card = Card.objects.get()
+    card_action(card=card, action="forget", now=start + timedelta(days=5))
+    stale = offline(question, start + timedelta(days=2))
+    fresh = offline(question, start + timedelta(days=6))
+
+    body = api.post("/api/v1/reviews/sync/", {"reviews": [stale, fresh]}).json()
+
+    assert [r["status"] for r in body["results"]] == ["invalid", "applied"]
+    assert body["results"][0]["errors"][0]["code"] == "before_forget"
+    assert not Answer.objects.filter(client_id=stale["client_id"]).exists()
+    card.refresh_from_db()
+    assert (card.state, card.reps, card.last_review) == ("learning", 1, start + timedelta(days=6))
