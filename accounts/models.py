@@ -3,6 +3,7 @@ from zoneinfo import available_timezones
 from django.contrib.auth.models import AbstractUser
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
+from django.utils import timezone
 
 
 def validate_timezone(value: str) -> None:
@@ -53,6 +54,10 @@ class User(AbstractUser):
     # FSRS parameters fitted to this learner's own reviews; None means the defaults.
     scheduler_parameters = models.JSONField(null=True, blank=True, editable=False)
     scheduler_fitted_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # When the scheduler was last fitted, whether or not the fit was kept.
+    scheduler_checked_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # The learner's local date of their last due-review reminder: at most one a day.
+    reminded_on = models.DateField(null=True, blank=True, editable=False)
 
     class Meta:
         constraints = [
@@ -69,3 +74,46 @@ class User(AbstractUser):
     @property
     def is_pro(self) -> bool:
         return self.plan == self.Plan.PRO
+
+
+class Notification(models.Model):
+    """Something the service tells a learner: shown in the app, and e-mailed when `email` is set.
+
+    `key` names the event (a reminder's local date, a leech's card and lapse count), unique per
+    user, so a task that runs twice writes one notification. `emailed_at` is set right after
+    the e-mail leaves, one message at a time, so an interrupted send resumes where it stopped.
+    """
+
+    class Kind(models.TextChoices):
+        REMINDER = "reminder", "Reviews due"
+        LEECH = "leech", "Leech"
+        DIGEST = "digest", "Weekly class digest"
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="notifications")
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    key = models.CharField(max_length=80)
+    title = models.CharField(max_length=200)
+    body = models.TextField()
+    data = models.JSONField(default=dict, blank=True)
+    email = models.BooleanField(default=False, help_text="Also sent by e-mail.")
+    emailed_at = models.DateTimeField(null=True, blank=True)
+    read_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "key"], name="notification_once_per_key")
+        ]
+        indexes = [
+            models.Index(fields=["user", "-created_at"], name="notification_user_recent"),
+            # The e-mails still to send: a small, partial index.
+            models.Index(
+                fields=["created_at"],
+                condition=models.Q(email=True, emailed_at__isnull=True),
+                name="notification_email_pending",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} for {self.user_id}: {self.title}"

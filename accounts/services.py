@@ -1,16 +1,22 @@
 """Writes on accounts: one function per action, keyword-only and typed."""
 
+from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import password_validation
+from django.core.mail import EmailMessage, get_connection
 from django.db import transaction
+from django.utils import timezone
 from knox.models import AuthToken
 
-from accounts.models import STUDY_SETTINGS, User
+from accounts.models import STUDY_SETTINGS, Notification, User
 
 SETTINGS_FIELDS = ("email", *STUDY_SETTINGS)
+
+# An e-mail not sent within this long after its notification is not sent at all.
+EMAIL_FRESH_FOR = timedelta(hours=12)
 
 
 class WrongPassword(Exception):
@@ -71,3 +77,102 @@ def expired_tokens_prune(*, now: datetime) -> int:
     """Deletes tokens past their expiry (requests refuse them already)."""
     deleted, _ = AuthToken.objects.filter(expiry__lt=now).delete()
     return int(deleted)
+
+
+def notification_create(
+    *,
+    user_id: int,
+    kind: str,
+    key: str,
+    title: str,
+    body: str,
+    data: dict[str, Any] | None = None,
+    email: bool = False,
+    now: datetime | None = None,
+) -> tuple[Notification, bool]:
+    """Writes the notification once per user and `key`; returns it and whether it is new."""
+    return Notification.objects.get_or_create(
+        user_id=user_id,
+        key=key,
+        defaults={
+            "kind": kind,
+            "title": title,
+            "body": body,
+            "data": data or {},
+            "email": email,
+            "created_at": now or timezone.now(),
+        },
+    )
+
+
+def notifications_add(*, notifications: Iterable[Notification]) -> None:
+    """Writes many notifications in one query; one whose (user, key) exists already is skipped."""
+    Notification.objects.bulk_create(list(notifications), ignore_conflicts=True)
+
+
+def notification_emails_send(*, user_ids: Sequence[int], now: datetime) -> int:
+    """Sends the e-mails still owed to these users; returns how many left.
+
+    One older than `EMAIL_FRESH_FOR` is not sent any more: its moment has passed.
+
+    Each message is sent and marked sent in its own short transaction, holding its row, so two
+    workers never send the same one and a worker stopped mid-batch leaves the rest to the next
+    run. The Message-ID is fixed per notification, so the mail system can drop a resend.
+    """
+    pending = list(
+        Notification.objects.filter(
+            user_id__in=user_ids,
+            email=True,
+            emailed_at__isnull=True,
+            created_at__gte=now - EMAIL_FRESH_FOR,
+        )
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+    sent = 0
+    if not pending:
+        return sent
+    with get_connection() as connection:
+        for pk in pending:
+            with transaction.atomic():
+                notification = (
+                    Notification.objects.select_for_update(skip_locked=True, of=("self",))
+                    .select_related("user")
+                    .filter(pk=pk, emailed_at__isnull=True)
+                    .first()
+                )
+                if notification is None:  # sent meanwhile, or being sent by another worker
+                    continue
+                if notification.user.email:
+                    _email(notification, connection)
+                    sent += 1
+                notification.emailed_at = timezone.now()
+                notification.save(update_fields=["emailed_at"])
+    return sent
+
+
+def _email(notification: Notification, connection: Any) -> None:
+    site = settings.SITE_URL.rstrip("/")
+    footer = (
+        f"\n\n-- \nResidual, {site}/\n"
+        "You can change which e-mails you get, and when, in your settings."
+    )
+    EmailMessage(
+        subject=notification.title,
+        body=notification.body + footer,
+        to=[notification.user.email],
+        connection=connection,
+        headers={"Message-ID": f"<notification-{notification.pk}@{_domain(site)}>"},
+    ).send()
+
+
+def _domain(site: str) -> str:
+    return site.split("://", 1)[-1].split("/", 1)[0] or "residual.local"
+
+
+def notifications_mark_read(*, user: User, ids: Sequence[int] | None, now: datetime) -> int:
+    """Marks the user's notifications read (all unread ones when `ids` is None)."""
+    unread = Notification.objects.filter(user=user, read_at__isnull=True)
+    if ids is not None:
+        unread = unread.filter(pk__in=ids)
+    return int(unread.update(read_at=now))

@@ -1,7 +1,7 @@
 """Residual's settings: one module, read from the environment.
 
 The defaults are the embedded shape (SQLite file, tasks in-process, local memory cache);
-production sets DATABASE_URL, REDIS_URL, SECRET_KEY, ALLOWED_HOSTS and DEBUG=0.
+production sets DATABASE_URL, REDIS_URL, CELERY_BROKER_URL, SECRET_KEY, ALLOWED_HOSTS and DEBUG=0.
 """
 
 import os
@@ -64,6 +64,7 @@ INSTALLED_APPS = [
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "django_celery_beat",
     "accounts",
     "course",
     "quizzes",
@@ -203,6 +204,7 @@ REST_FRAMEWORK = {
         "register": os.environ.get("THROTTLE_REGISTER", "20/hour"),
         "reports": os.environ.get("THROTTLE_REPORTS", "30/hour"),
         "answers": os.environ.get("THROTTLE_ANSWERS", "120/min"),
+        "join": os.environ.get("THROTTLE_JOIN", "20/hour"),
     },
     # How many proxies sit in front, so throttles key on the client's address, not the proxy's.
     "NUM_PROXIES": env_int("NUM_PROXIES", 0) if os.environ.get("NUM_PROXIES") else None,
@@ -231,6 +233,8 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "TierEnum": "accounts.models.User.Plan",
         "RatingEnum": "quizzes.models.Answer.Rating",
+        "NotificationKindEnum": "accounts.models.Notification.Kind",
+        "QuestionKindEnum": "quizzes.models.Question.Kind",
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
@@ -256,3 +260,51 @@ IDEMPOTENCY_TTL = env_int("IDEMPOTENCY_TTL", 7 * 24 * 3600)
 
 # A card answered wrong this many times after it was learned is suspended and flagged.
 LEECH_LAPSES = env_int("LEECH_LAPSES", 8)
+
+# Background work (config/celery.py). With no broker, tasks run in-process when sent, so the
+# embedded default needs nothing but Python; production points this at Redis.
+CELERY_TASK_ALWAYS_EAGER = not os.environ.get("CELERY_BROKER_URL")
+CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL") or "memory://"
+CELERY_TASK_EAGER_PROPAGATES = True
+CELERY_TASK_SERIALIZER = "json"
+CELERY_RESULT_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_TIMEZONE = "UTC"
+CELERY_TASK_IGNORE_RESULT = True  # tasks report through the database, not a result backend
+# One task at a time per worker process: a long sweep never holds short tasks back behind it.
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Every task has limits; each task sets its own, these catch any that forgets.
+CELERY_TASK_SOFT_TIME_LIMIT = env_int("CELERY_TASK_SOFT_TIME_LIMIT", 240)
+CELERY_TASK_TIME_LIMIT = env_int("CELERY_TASK_TIME_LIMIT", 300)
+# A message taken by a worker that dies comes back after this long: longer than any task runs.
+CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, Any] = {
+    "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 3600),
+    # Sending a task never keeps a request waiting long on an absent broker.
+    "socket_connect_timeout": 1,
+    "socket_timeout": 5,
+    "max_retries": 1,
+    "interval_start": 0,
+    "interval_step": 0.2,
+}
+if CELERY_BROKER_URL.startswith("filesystem://"):
+    # A broker with no server, for one machine: messages are files in a shared folder.
+    _folder = Path(os.environ.get("CELERY_BROKER_FOLDER", BASE_DIR / ".broker"))
+    for _part in ("messages", "control"):
+        (_folder / _part).mkdir(parents=True, exist_ok=True)
+    CELERY_BROKER_TRANSPORT_OPTIONS |= {
+        "data_folder_in": str(_folder / "messages"),
+        "data_folder_out": str(_folder / "messages"),
+        "control_folder": str(_folder / "control"),
+        "store_processed": False,
+    }
+CELERY_BROKER_CONNECTION_TIMEOUT = 1
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2}
+CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+
+# Reminders: how many learners one sweep batch handles, and where the e-mails link to.
+REMINDER_BATCH_SIZE = env_int("REMINDER_BATCH_SIZE", 1_000)
+SITE_URL = os.environ.get("SITE_URL", "https://residual.local")
+# A learner's scheduler is refitted once this many reviews have come since the last fit.
+REFIT_NEW_REVIEWS = env_int("REFIT_NEW_REVIEWS", 200)

@@ -3,7 +3,7 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import models
 from rest_framework import serializers
 
-from accounts.models import STUDY_SETTINGS, User
+from accounts.models import STUDY_SETTINGS, Notification, User
 from config.fields import StrictBooleanField, StrictFloatField, StrictIntegerField
 
 
@@ -75,3 +75,23 @@ class LoginResponseSerializer(serializers.Serializer[None]):
 
 class PasswordSerializer(serializers.Serializer[None]):
     password = serializers.CharField(max_length=128, trim_whitespace=False)
+
+
+class NotificationSerializer(serializers.ModelSerializer[Notification]):
+    class Meta:
+        model = Notification
+        fields = ("id", "kind", "title", "body", "data", "created_at", "read_at")
+        read_only_fields = fields
+
+
+class NotificationsReadSerializer(serializers.Serializer[None]):
+    ids = serializers.ListField(
+        child=StrictIntegerField(min_value=1),
+        required=False,
+        max_length=500,
+        help_text="The notifications to mark read; leave out to mark every unread one.",
+    )
+
+
+class NotificationsReadResponseSerializer(serializers.Serializer[None]):
+    marked = serializers.IntegerField(help_text="How many were unread and are now read.")

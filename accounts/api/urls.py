@@ -10,4 +10,6 @@ urlpatterns = [
     path("auth/csrf/", views.CsrfView.as_view(), name="auth-csrf"),
     path("me/", views.MeView.as_view(), name="me"),
     path("me/export/", views.ExportView.as_view(), name="me-export"),
+    path("notifications/", views.NotificationListView.as_view(), name="notifications"),
+    path("notifications/read/", views.NotificationsReadView.as_view(), name="notifications-read"),
 ]

@@ -2,8 +2,9 @@ from typing import Any
 
 from django.contrib.auth import authenticate, login, logout
 from django.middleware.csrf import get_token
+from django.utils import timezone
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
-from rest_framework import serializers, status
+from rest_framework import generics, serializers, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -13,12 +14,17 @@ from accounts import selectors, services
 from accounts.api.serializers import (
     LoginResponseSerializer,
     LoginSerializer,
+    NotificationSerializer,
+    NotificationsReadResponseSerializer,
+    NotificationsReadSerializer,
     PasswordSerializer,
     RegisterResponseSerializer,
     RegisterSerializer,
     UserSerializer,
 )
 from accounts.api.throttles import LoginThrottle, RegisterThrottle
+from accounts.filters import NotificationFilter
+from accounts.models import Notification
 from config.problems import Problem
 
 
@@ -161,6 +167,7 @@ class ExportView(APIView):
                         "exported_at": serializers.DateTimeField(),
                         "profile": serializers.DictField(),
                         "tokens": serializers.ListField(child=serializers.DictField()),
+                        "notifications": serializers.ListField(child=serializers.DictField()),
                     },
                 ),
                 description="Everything the service holds about the caller.",
@@ -171,3 +178,32 @@ class ExportView(APIView):
     def get(self, request: Request) -> Response:
         data: dict[str, Any] = selectors.user_export(user=request.user)
         return Response(data)
+
+
+@extend_schema(summary="The caller's reminders and notices, newest first")
+class NotificationListView(generics.ListAPIView[Notification]):
+    permission_classes = [IsAuthenticated]
+    serializer_class = NotificationSerializer
+    filterset_class = NotificationFilter
+
+    def get_queryset(self) -> Any:
+        if getattr(self, "swagger_fake_view", False):  # the schema generator has no user
+            return Notification.objects.none()
+        return selectors.notifications_of(user=self.request.user)
+
+
+class NotificationsReadView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=NotificationsReadSerializer,
+        responses={200: NotificationsReadResponseSerializer},
+        summary="Mark notifications read (the listed ones, or all)",
+    )
+    def post(self, request: Request) -> Response:
+        body = NotificationsReadSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        marked = services.notifications_mark_read(
+            user=request.user, ids=body.validated_data.get("ids"), now=timezone.now()
+        )
+        return Response({"marked": marked})

@@ -3,7 +3,8 @@
 import pytest
 from django.urls import reverse
 
-from tests.factories import ChoiceFactory, SectionFactory
+from accounts.models import Notification
+from tests.factories import ChoiceFactory, SectionFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -60,3 +61,17 @@ def test_a_question_with_choices_opens_for_editing(staff):
 
     assert response.status_code == 200
     assert choice.text_markdown.encode() in response.content
+
+
+@pytest.mark.parametrize(
+    "model",
+    [
+        "accounts_notification",
+        "django_celery_beat_periodictask",
+        "django_celery_beat_crontabschedule",
+        "django_celery_beat_intervalschedule",
+    ],
+)
+def test_notifications_and_beat_schedules_open(staff, model):
+    Notification.objects.create(user=UserFactory(), kind="leech", key="k", title="T", body="B")
+    assert staff.get(reverse(f"admin:{model}_changelist")).status_code == 200

@@ -41,3 +41,19 @@ def test_the_health_endpoint_answers_over_plain_http(client, db):
 
     assert response.status_code == 200
     assert response.json() == {"status": "ok"}
+
+
+def test_compose_runs_a_worker_and_beat_on_the_redis_broker():
+    services = compose()["services"]
+
+    assert services["worker"]["command"][:4] == ["celery", "-A", "config", "worker"]
+    assert services["beat"]["command"][:4] == ["celery", "-A", "config", "beat"]
+    for name in ("worker", "beat"):
+        assert services[name]["healthcheck"]["test"], name
+        assert services[name]["depends_on"]["redis"]["condition"] == "service_healthy"
+        assert services[name]["depends_on"]["migrate"]["condition"] == (
+            "service_completed_successfully"
+        )
+        env = services[name]["environment"]
+        assert env["CELERY_BROKER_URL"].startswith("redis://redis:6379/")
+        assert env["CELERY_BROKER_URL"] != env["REDIS_URL"]

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from quizzes.cards import scheduler_config
-from quizzes.fitting import review_histories, scheduler_fit
+from quizzes.fitting import refit_sweep, review_histories, scheduler_fit, scheduler_refit
 from quizzes.models import Answer
 from tests.factories import LessonFactory, QuestionFactory, UserFactory
 
@@ -60,3 +60,24 @@ def test_a_fit_is_kept_only_when_it_predicts_the_history_better():
     assert (user.scheduler_parameters is not None) == outcome.kept
     kept = tuple(user.scheduler_parameters or ()) or None
     assert scheduler_config(user).parameters == kept
+
+
+def test_the_refit_sweep_hands_on_learners_with_enough_new_reviews_once():
+    ready, short = UserFactory(), UserFactory()
+    simulate(ready, cards=60, reviews_each=9)
+    simulate(short, cards=10, reviews_each=9)
+    handed: list[int] = []
+
+    assert refit_sweep(refit=handed.append, batch_size=1) == 1
+    assert handed == [ready.pk]
+
+    now = datetime(2026, 6, 1, tzinfo=UTC)
+    first = scheduler_refit(user_id=ready.pk, now=now)
+    assert first is not None
+    assert first.reviews == 480  # 540 less each card's first review, which predicts nothing
+    ready.refresh_from_db()
+    assert ready.scheduler_checked_at == now
+    # Run again (a task delivered twice): nothing new since the fit, so nothing is done.
+    assert scheduler_refit(user_id=ready.pk, now=now) is None
+    assert refit_sweep(refit=handed.append) == 0
+    assert handed == [ready.pk]

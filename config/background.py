@@ -1,0 +1,33 @@
+"""Sending work to the background from a request.
+
+Work is queued once the transaction commits, never inside it: a worker never looks for rows
+that are not there yet, and a rolled-back request queues nothing. If the broker cannot take
+the message (Redis down), the task runs here instead: slower for this one request, but the work
+is not lost. Only small tasks are sent from requests.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from celery import Task
+from django.db import transaction
+
+logger = logging.getLogger(__name__)
+
+
+def send_after_commit(task: Task[Any, Any], *args: Any) -> None:
+    transaction.on_commit(lambda: send(task, *args))
+
+
+def send(task: Task[Any, Any], *args: Any) -> None:
+    """Queues `task` now, or runs it here if the broker cannot take it."""
+    try:
+        task.apply_async(args, retry=False)
+    except Exception:
+        logger.warning("The broker did not take %s%r; running it here.", task.name, args)
+        try:
+            task.apply(args, throw=True)
+        except Exception:
+            logger.exception("%s%r failed", task.name, args)
