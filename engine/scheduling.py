@@ -344,6 +344,14 @@ def replay(
     return state
 
 
+def forgetting_curve(parameters: Sequence[float] | None = None) -> tuple[float, float]:
+    """FSRS-6's (decay, factor), for R(t, S) = (1 + factor · t / S) ** decay: decay = −w[20],
+    and factor makes R(S, S) = 0.9. For computing the same curve elsewhere (in SQL, say)."""
+    weights = DEFAULT_PARAMETERS if parameters is None else parameters
+    decay = -float(weights[20])
+    return decay, 0.9 ** (1 / decay) - 1
+
+
 def retrievability(
     stability: ArrayLike,
     elapsed_days: ArrayLike,
@@ -355,9 +363,7 @@ def retrievability(
     R(S, S) = 0.9. Arrays broadcast; negative elapsed days count as 0. A card with no
     stability (NaN: never reviewed) or no elapsed time (NaN) gets 0, as fsrs gives it.
     """
-    weights = DEFAULT_PARAMETERS if parameters is None else parameters
-    decay = -float(weights[20])
-    factor = 0.9 ** (1 / decay) - 1
+    decay, factor = forgetting_curve(parameters)
     s, t = np.broadcast_arrays(
         np.asarray(stability, dtype=np.float64), np.asarray(elapsed_days, dtype=np.float64)
     )

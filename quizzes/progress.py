@@ -3,7 +3,7 @@ has done each assignment.
 
 Only current members count, and only their work on the classroom's course. Every read costs a
 fixed number of queries however many learners, cards and answers there are; per-learner
-figures over cards are computed for the whole class at once with NumPy.
+figures over cards are aggregated in the database, one row per learner.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from zoneinfo import ZoneInfo
 
 import numpy as np
 from django.db.models import (
-    Aggregate,
+    Avg,
     Case,
     Count,
     DateField,
@@ -31,15 +31,14 @@ from django.db.models import (
     Q,
     QuerySet,
     Sum,
-    TextField,
     Value,
     When,
 )
-from django.db.models.functions import Floor, TruncDate
+from django.db.models.functions import Floor, Greatest, Power, TruncDate
 
 from accounts.models import User
 from course.models import Assignment, Classroom, LessonProgress, Membership
-from engine.scheduling import retrievability
+from engine.scheduling import forgetting_curve
 from quizzes.models import Answer, Card, Question
 from quizzes.queue import day_start
 from quizzes.stats import _streak
@@ -254,38 +253,6 @@ def positions(index: dict[int, int], ids: np.ndarray[Any, Any]) -> np.ndarray[An
     return np.where(keys[at] == ids, values[at], -1)
 
 
-class _CardMemory(Aggregate):
-    """A learner's reviewed cards as (stability, whole days since the last review) pairs, in
-    one value per learner instead of a row per card. On PostgreSQL the pairs are packed as
-    big-endian doubles that NumPy reads without parsing; elsewhere they are text."""
-
-    function = "GROUP_CONCAT"
-    template = "%(function)s(CAST(%(expressions)s AS TEXT), ',')"
-    arg_joiner = " AS TEXT) || ' ' || CAST("
-    output_field = TextField()
-
-    def as_postgresql(self, compiler: Any, connection: Any, **extra_context: Any) -> Any:
-        packed = self.copy()
-        packed.template = "STRING_AGG(float8send(%(expressions)s), ''::bytea)"
-        packed.arg_joiner = ") || float8send("
-        return packed.as_sql(compiler, connection, **extra_context)
-
-
-def _memory_pairs(values: Sequence[Any]) -> tuple[np.ndarray[Any, Any], list[int]]:
-    """The (stability, elapsed days) pairs of every learner's packed cards, and how many each
-    learner has."""
-    if not any(values):
-        return np.zeros((0, 2)), [0] * len(values)
-    if any(isinstance(v, bytes | memoryview) for v in values):
-        packed = [bytes(v or b"") for v in values]
-        pairs = np.frombuffer(b"".join(packed), dtype=">f8").astype(np.float64)
-        return pairs.reshape(-1, 2), [len(v) // 16 for v in packed]
-    texts = [v or "" for v in values]
-    joined = " ".join(t for t in texts if t).replace(",", " ")
-    pairs = np.fromstring(joined, dtype=np.float64, sep=" ")
-    return pairs.reshape(-1, 2), [t.count(",") + 1 if t else 0 for t in texts]
-
-
 @dataclass(frozen=True)
 class _CardFigures:
     mean_recall: list[float | None]
@@ -296,10 +263,9 @@ class _CardFigures:
 def _card_figures(
     users: Sequence[User], *, questions: QuerySet[Any, Any], now: datetime
 ) -> _CardFigures:
-    """Recall, due and overdue per learner from one query over the class's reviewed cards.
-    Due and overdue are counted in SQL against each learner's own day; each card's stability
-    and whole days since its last review (as fsrs counts them) come back as text that NumPy
-    reads in one go."""
+    """Recall, due and overdue per learner from one query over the class's reviewed cards,
+    all computed in the database: due and overdue against each learner's own day, recall by
+    the engine's forgetting curve (its constants, with the default parameters)."""
     starts: dict[tuple[str, int], list[int]] = defaultdict(list)
     today: dict[tuple[str, int], datetime] = {}
     for user in users:
@@ -313,31 +279,29 @@ def _card_figures(
             (Q(user_id__in=ids, due__lt=today[key] + shift) for key, ids in starts.items()),
         )
 
-    elapsed_days = Floor((Value(now.timestamp()) - Epoch("last_review")) / Value(_DAY_SECONDS))
+    # Mean chance of recall by the engine's forgetting curve, in the query: whole days since
+    # the last review, as fsrs counts them, none below 0.
+    decay, factor = forgetting_curve()
+    elapsed_days = Greatest(
+        Floor((Value(now.timestamp()) - Epoch("last_review")) / Value(_DAY_SECONDS)), Value(0.0)
+    )
+    recall = Power(Value(1.0) + Value(factor) * elapsed_days / F("stability"), Value(decay))
     rows = (
         Card.objects.filter(user_id__in=[u.pk for u in users], question_id__in=questions)
         .exclude(state=Card.State.NEW)
         .values("user_id")
         .annotate(
-            memory=_CardMemory(
-                F("stability"),
-                elapsed_days,
-                filter=Q(stability__isnull=False, last_review__isnull=False),
-            ),
+            recall=Avg(recall, filter=Q(stability__gt=0, last_review__isnull=False)),
             due_count=Count("pk", filter=Q(suspended=False) & due_before(timedelta(days=1))),
             overdue_count=Count("pk", filter=Q(suspended=False) & due_before(timedelta(0))),
         )
-        .values_list("user_id", "memory", "due_count", "overdue_count")
+        .values_list("user_id", "recall", "due_count", "overdue_count")
         .order_by()
     )
-    by_user = {user_id: (memory, due, overdue) for user_id, memory, due, overdue in rows}
+    by_user = {user_id: (recall, due, overdue) for user_id, recall, due, overdue in rows}
     empty = (None, 0, 0)
-    pairs, counts = _memory_pairs([by_user.get(u.pk, empty)[0] for u in users])
-    stability, elapsed = pairs[:, 0], pairs[:, 1]
-    who = np.repeat(np.arange(len(users)), counts)
-    summed = np.bincount(who, weights=retrievability(stability, elapsed), minlength=len(users))
     return _CardFigures(
-        mean_recall=[float(summed[i] / n) if n else None for i, n in enumerate(counts)],
+        mean_recall=[by_user.get(u.pk, empty)[0] for u in users],
         due=[by_user.get(u.pk, empty)[1] for u in users],
         overdue=[by_user.get(u.pk, empty)[2] for u in users],
     )
