@@ -115,11 +115,10 @@ def main() -> None:
             )
             elapsed = time.perf_counter() - began
         queries = [q for q in captured.captured_queries if q["sql"] not in ("BEGIN", "COMMIT")]
-        per_batch = (len(queries) - 2) / outcome.batches if outcome.batches else 0.0
         print(
             f"{label}: {elapsed:6.2f}s (target < 10)  reminded {outcome.reminded:,} learners "
             f"in {outcome.batches} batches of up to {options.batch_size:,}; "
-            f"{len(queries)} queries = 2 + {per_batch:.0f} per batch (and a transaction each); "
+            f"{len(queries)} queries (2 to start, then 3 per batch, each batch one transaction); "
             f"e-mails handed on: {len(owed) - outcome.resumed:,} new, "
             f"{outcome.resumed:,} still unsent from before"
         )
