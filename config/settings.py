@@ -264,7 +264,7 @@ LEECH_LAPSES = env_int("LEECH_LAPSES", 8)
 # Background work (config/celery.py). With no broker, tasks run in-process when sent, so the
 # embedded default needs nothing but Python; production points this at Redis.
 CELERY_TASK_ALWAYS_EAGER = not os.environ.get("CELERY_BROKER_URL")
-CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL") or "memory://"
+CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL") or "memory://localhost/"
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"

@@ -77,7 +77,7 @@ def broker(url: str, **options: object) -> Iterator[None]:
 @pytest.fixture
 def worker() -> Iterator[None]:
     """A worker in this process with two threads, so a task can run twice at once."""
-    with broker(CONFIGURED_BROKER or "memory://"):
+    with broker(CONFIGURED_BROKER or "memory://localhost/"):
         app.control.purge()
         with start_worker(
             app, pool="threads", concurrency=2, perform_ping_check=False, shutdown_timeout=30
