@@ -107,6 +107,7 @@ class Notification(models.Model):
         ]
         indexes = [
             models.Index(fields=["user", "-created_at"], name="notification_user_recent"),
+            models.Index(fields=["created_at"], name="notification_created"),  # pruning
             # The e-mails still to send: a small, partial index.
             models.Index(
                 fields=["created_at"],

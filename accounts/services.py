@@ -176,3 +176,19 @@ def notifications_mark_read(*, user: User, ids: Sequence[int] | None, now: datet
     if ids is not None:
         unread = unread.filter(pk__in=ids)
     return int(unread.update(read_at=now))
+
+
+def notifications_prune(*, now: datetime, batch_size: int = 5_000) -> int:
+    """Deletes notifications older than `NOTIFICATION_TTL_DAYS`, a bounded batch at a time;
+    returns how many."""
+    cutoff = now - timedelta(days=settings.NOTIFICATION_TTL_DAYS)
+    deleted = 0
+    while True:
+        ids = list(
+            Notification.objects.filter(created_at__lt=cutoff)
+            .order_by("created_at")
+            .values_list("pk", flat=True)[:batch_size]
+        )
+        if not ids:
+            return deleted
+        deleted += Notification.objects.filter(pk__in=ids).delete()[0]

@@ -45,7 +45,7 @@ SCHEDULES = (
     Schedule(
         name="Prune expired records",
         task="quizzes.prune_expired",
-        description="Deletes expired tokens and idempotency records past their lifetime.",
+        description="Deletes expired tokens, and idempotency records and notifications grown old.",
         crontab={"minute": "15", "hour": "4"},
     ),
 )

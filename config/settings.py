@@ -258,6 +258,9 @@ VARIANT_TOKEN_MAX_AGE = env_int("VARIANT_TOKEN_MAX_AGE", 30 * 24 * 3600)
 # How long a repeat of an answer is recognised by its idempotency key, in seconds.
 IDEMPOTENCY_TTL = env_int("IDEMPOTENCY_TTL", 7 * 24 * 3600)
 
+# Notifications older than this many days are deleted by the nightly prune.
+NOTIFICATION_TTL_DAYS = env_int("NOTIFICATION_TTL_DAYS", 180)
+
 # A card answered wrong this many times after it was learned is suspended and flagged.
 LEECH_LAPSES = env_int("LEECH_LAPSES", 8)
 

@@ -12,7 +12,7 @@ from django.db import InterfaceError, OperationalError
 from django.utils import timezone
 
 from accounts.models import User
-from accounts.services import expired_tokens_prune
+from accounts.services import expired_tokens_prune, notifications_prune
 from accounts.tasks import notification_emails_send
 from config import background
 from quizzes import digests, fitting, notices
@@ -79,6 +79,7 @@ def prune_expired() -> dict[str, int]:
     return {
         "tokens": expired_tokens_prune(now=now),
         "idempotency_records": idempotency_records_prune(now=now),
+        "notifications": notifications_prune(now=now),
     }
 
 

@@ -6,6 +6,7 @@ from django.core.management import call_command
 from django.utils import timezone
 from knox.models import AuthToken
 
+from accounts.models import Notification
 from accounts.services import token_create
 from quizzes.models import IdempotencyRecord
 from tests.factories import UserFactory
@@ -27,6 +28,11 @@ def test_pruning_removes_only_what_has_expired(settings):
     expired, _ = token_create(user=user)
     live, _ = token_create(user=user)
     AuthToken.objects.filter(pk=expired.pk).update(expiry=timezone.now() - timedelta(days=1))
+    for key, days in (("old", settings.NOTIFICATION_TTL_DAYS + 1), ("recent", 3)):
+        Notification.objects.create(
+            user=user, kind="reminder", key=key, title="T", body="B",
+            created_at=timezone.now() - timedelta(days=days),
+        )  # fmt: skip
 
     out = StringIO()
     call_command("prune_expired", stdout=out)
@@ -34,5 +40,12 @@ def test_pruning_removes_only_what_has_expired(settings):
 
     assert list(IdempotencyRecord.objects.values_list("key", flat=True)) == ["fresh"]
     assert list(AuthToken.objects.values_list("pk", flat=True)) == [live.pk]
-    assert "Deleted 1 expired token(s) and 1 idempotency record(s)." in out.getvalue()
-    assert "Deleted 0 expired token(s) and 0 idempotency record(s)." in out.getvalue()
+    assert list(Notification.objects.values_list("key", flat=True)) == ["recent"]
+    assert (
+        "Deleted 1 expired token(s), 1 idempotency record(s) and 1 old notification(s)."
+        in out.getvalue()
+    )
+    assert (
+        "Deleted 0 expired token(s), 0 idempotency record(s) and 0 old notification(s)."
+        in out.getvalue()
+    )
