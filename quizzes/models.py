@@ -129,8 +129,9 @@ class Card(models.Model):
         REVIEW = "review", "Review"
         RELEARNING = "relearning", "Relearning"
 
+    # No index of its own: the (user, question) constraint's index leads with the user.
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="cards"
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="cards", db_index=False
     )
     question = models.ForeignKey(Question, on_delete=models.CASCADE, related_name="cards")
     state = models.CharField(max_length=12, choices=State.choices, default=State.NEW)
@@ -204,10 +205,14 @@ class Answer(models.Model):
         GOOD = "good", "Good"
         EASY = "easy", "Easy"
 
+    # Neither has an index of its own: the composite indexes below lead with each, so every
+    # answer written updates two indexes fewer.
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="answers"
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="answers", db_index=False
     )
-    question = models.ForeignKey(Question, on_delete=models.PROTECT, related_name="answers")
+    question = models.ForeignKey(
+        Question, on_delete=models.PROTECT, related_name="answers", db_index=False
+    )
     question_version = models.PositiveIntegerField()
     mode = models.CharField(max_length=8, choices=Mode.choices, default=Mode.REVIEW)
     variant_seed = models.PositiveBigIntegerField(null=True, blank=True)
