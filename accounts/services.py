@@ -12,6 +12,7 @@ from django.utils import timezone
 from knox.models import AuthToken
 
 from accounts.models import STUDY_SETTINGS, Notification, User
+from config.batches import delete_in_batches
 
 SETTINGS_FIELDS = ("email", *STUDY_SETTINGS)
 
@@ -182,13 +183,7 @@ def notifications_prune(*, now: datetime, batch_size: int = 5_000) -> int:
     """Deletes notifications older than `NOTIFICATION_TTL_DAYS`, a bounded batch at a time;
     returns how many."""
     cutoff = now - timedelta(days=settings.NOTIFICATION_TTL_DAYS)
-    deleted = 0
-    while True:
-        ids = list(
-            Notification.objects.filter(created_at__lt=cutoff)
-            .order_by("created_at")
-            .values_list("pk", flat=True)[:batch_size]
-        )
-        if not ids:
-            return deleted
-        deleted += Notification.objects.filter(pk__in=ids).delete()[0]
+    return delete_in_batches(
+        Notification.objects.filter(created_at__lt=cutoff).order_by("created_at"),
+        batch_size=batch_size,
+    )

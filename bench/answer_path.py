@@ -80,6 +80,29 @@ def ensure_database(url: str) -> None:
         conn.execute(f'CREATE DATABASE "{name}"')
 
 
+def django_on_fresh_database(*, load_content: bool = True, **env: str) -> None:
+    """For a bench run in this process: replaces the PostgreSQL database in DATABASE_URL,
+    sets Django up on it with `env` added to the environment, migrates, and loads the course
+    unless told not to."""
+    url = os.environ.get("DATABASE_URL", DEFAULT_URL)
+    if not url.startswith("postgres"):
+        sys.exit("This benchmark runs on PostgreSQL: set DATABASE_URL=postgres://...")
+    ensure_database(url)
+    os.environ.update(
+        DATABASE_URL=url, DJANGO_SETTINGS_MODULE="config.settings", LOG_LEVEL="WARNING", **env
+    )
+    import django
+
+    django.setup()
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    if load_content:
+        call_command("load_content", stdout=StringIO())
+
+
 def manage(env: dict[str, str], *args: str) -> str:
     return subprocess.run(
         [sys.executable, "manage.py", *args],

@@ -17,7 +17,6 @@ The database named in DATABASE_URL is dropped and created afresh.
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
 import time
@@ -29,7 +28,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.answer_path import DEFAULT_URL, ensure_database  # noqa: E402
+from bench.answer_path import django_on_fresh_database  # noqa: E402
 
 LEARNERS, QUESTIONS, LESSONS = 200, 500, 10
 TARGET_MS = 300.0
@@ -139,18 +138,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--requests", type=int, default=20)
     options = parser.parse_args()
-    url = os.environ.get("DATABASE_URL", DEFAULT_URL)
-    if not url.startswith("postgres"):
-        sys.exit("This benchmark runs on PostgreSQL: set DATABASE_URL=postgres://...")
-    ensure_database(url)
-    os.environ.update(
-        DATABASE_URL=url, DJANGO_SETTINGS_MODULE="config.settings", SECURE_SSL_REDIRECT="0",
-        LOG_LEVEL="WARNING",
-    )  # fmt: skip
-    import django
-
-    django.setup()
-    from django.core.management import call_command
+    django_on_fresh_database(load_content=False, SECURE_SSL_REDIRECT="0")
     from django.db import connection
     from django.test import Client
     from django.utils import timezone
@@ -160,7 +148,6 @@ def main() -> None:
     from quizzes.models import Answer, Card
     from quizzes.progress import classroom_progress
 
-    call_command("migrate", verbosity=0)
     started = time.perf_counter()
     classroom, teacher = build()
     with connection.cursor() as cursor:

@@ -16,7 +16,6 @@ The database named in DATABASE_URL is created if missing and its tables are repl
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
 import time
@@ -27,7 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.answer_path import DEFAULT_URL, ensure_database  # noqa: E402
+from bench.answer_path import django_on_fresh_database  # noqa: E402
 
 BIG, SMALL, FILLERS, FILLER_CARDS = 100_000, 1_000, 899, 1_000
 NEW_PERCENT = 20  # of each learner's cards: made ahead for questions not reviewed yet
@@ -113,20 +112,7 @@ def main() -> None:
         "--only", choices=["queue", "sync"], help="measure only the queue or only the sync"
     )
     options = parser.parse_args()
-    url = os.environ.get("DATABASE_URL", DEFAULT_URL)
-    if not url.startswith("postgres"):
-        sys.exit("This benchmark runs on PostgreSQL: set DATABASE_URL=postgres://...")
-    ensure_database(url)
-    os.environ.update(
-        DATABASE_URL=url, DJANGO_SETTINGS_MODULE="config.settings", SECURE_SSL_REDIRECT="0",
-        LOG_LEVEL="WARNING", THROTTLE_ANSWERS="1000000/min",
-    )  # fmt: skip
-    import django
-
-    django.setup()
-    from io import StringIO
-
-    from django.core.management import call_command
+    django_on_fresh_database(SECURE_SSL_REDIRECT="0", THROTTLE_ANSWERS="1000000/min")
     from django.db import connection
     from django.test import Client
     from django.utils import timezone
@@ -135,8 +121,6 @@ def main() -> None:
     from accounts.services import token_create
     from quizzes.models import Card
 
-    call_command("migrate", verbosity=0)
-    call_command("load_content", stdout=StringIO())
     started = time.perf_counter()
     build(connection)
     print(f"built in {time.perf_counter() - started:.1f}s")

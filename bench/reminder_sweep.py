@@ -16,7 +16,6 @@ E-mails are not sent here: the sweep hands them to another task, which this benc
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 from pathlib import Path
@@ -24,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.answer_path import DEFAULT_URL, ensure_database  # noqa: E402
+from bench.answer_path import django_on_fresh_database  # noqa: E402
 
 ZONES = [
     "UTC", "Europe/London", "Europe/Berlin", "Asia/Kolkata", "Asia/Tokyo",
@@ -79,19 +78,7 @@ def main() -> None:
     parser.add_argument("--cards-each", type=int, default=50)
     parser.add_argument("--batch-size", type=int, default=1_000)
     options = parser.parse_args()
-    url = os.environ.get("DATABASE_URL", DEFAULT_URL)
-    if not url.startswith("postgres"):
-        sys.exit("This benchmark runs on PostgreSQL: set DATABASE_URL=postgres://...")
-    ensure_database(url)
-    os.environ.update(
-        DATABASE_URL=url, DJANGO_SETTINGS_MODULE="config.settings", LOG_LEVEL="WARNING"
-    )
-    import django
-
-    django.setup()
-    from io import StringIO
-
-    from django.core.management import call_command
+    django_on_fresh_database()
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
     from django.utils import timezone
@@ -99,8 +86,6 @@ def main() -> None:
     from accounts.models import Notification
     from quizzes.notices import reminders_sweep
 
-    call_command("migrate", verbosity=0)
-    call_command("load_content", stdout=StringIO())
     started = time.perf_counter()
     build(connection, learners=options.learners, cards_each=options.cards_each)
     print(f"built in {time.perf_counter() - started:.1f}s")

@@ -20,6 +20,7 @@ from django.db import IntegrityError, connection, transaction
 from django.utils.html import escape
 
 from accounts.models import User
+from config.batches import delete_in_batches
 from engine import (
     Grade,
     Interval,
@@ -93,7 +94,7 @@ def _once(
     with transaction.atomic():
         if key is None:
             return action()
-        if not _try_lock(user.pk, key):
+        if not transaction_lock(f"{user.pk}:{key}", wait=False):
             raise errors.idempotency_in_progress()
         first = IdempotencyRecord.objects.filter(user=user, key=key).first()
         if first is not None:
@@ -111,15 +112,18 @@ def _once(
         return result
 
 
-def _try_lock(user_id: int, key: str) -> bool:
-    """A transaction-scoped lock on (user, key); on SQLite, writers are serialized anyway."""
+def transaction_lock(name: str, *, wait: bool = True) -> bool:
+    """Takes a lock on `name` held to the end of the transaction (a PostgreSQL advisory lock):
+    waits for it, or with `wait=False` returns False at once when someone else holds it. On
+    SQLite, writers are serialized anyway, so it is always taken."""
     if connection.vendor != "postgresql":
         return True
-    digest = hashlib.blake2b(f"{user_id}:{key}".encode(), digest_size=8).digest()
-    lock_id = int.from_bytes(digest, "big", signed=True)
+    digest = hashlib.blake2b(name.encode(), digest_size=8).digest()
+    function = "pg_advisory_xact_lock" if wait else "pg_try_advisory_xact_lock"
     with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_try_advisory_xact_lock(%s)", [lock_id])
-        return bool(cursor.fetchone()[0])
+        cursor.execute(f"SELECT {function}(%s)", [int.from_bytes(digest, "big", signed=True)])
+        taken = cursor.fetchone()[0]
+    return wait or bool(taken)
 
 
 def answer_submit(
@@ -299,13 +303,7 @@ def _feedback_html(question: Question, grade: Grade) -> str:
 def idempotency_records_prune(*, now: datetime, batch_size: int = 5_000) -> int:
     """Deletes records past `IDEMPOTENCY_TTL`, a bounded batch at a time; returns how many."""
     cutoff = now - timedelta(seconds=settings.IDEMPOTENCY_TTL)
-    deleted = 0
-    while True:
-        ids = list(
-            IdempotencyRecord.objects.filter(created_at__lt=cutoff)
-            .order_by("pk")
-            .values_list("pk", flat=True)[:batch_size]
-        )
-        if not ids:
-            return deleted
-        deleted += IdempotencyRecord.objects.filter(pk__in=ids).delete()[0]
+    return delete_in_batches(
+        IdempotencyRecord.objects.filter(created_at__lt=cutoff).order_by("pk"),
+        batch_size=batch_size,
+    )

@@ -9,14 +9,13 @@ reported and never holds back the good ones; the good ones are written in one tr
 
 from __future__ import annotations
 
-import hashlib
 import uuid
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models import F, Q
 
 from accounts.models import User
@@ -25,7 +24,7 @@ from engine.scheduling import CardState, Rating, rating_for
 from quizzes import bulk, cards
 from quizzes.errors import AnswerRefused
 from quizzes.models import Answer, Card, Choice, Question
-from quizzes.services import Submitted, grade_submitted
+from quizzes.services import Submitted, grade_submitted, transaction_lock
 
 MAX_BATCH = 1_000
 CLOCK_SKEW = timedelta(minutes=5)
@@ -52,7 +51,9 @@ def reviews_sync(
 ) -> SyncOutcome:
     """Applies the valid reviews; `refused` holds the items the API layer already turned down,
     by position, so the results come back in the order the client sent them."""
-    _one_sync_at_a_time(user)
+    # A sync sent again while the first is still running (an app retrying after a timeout)
+    # waits for it, then finds its client ids taken: no review counts twice.
+    transaction_lock(f"sync:{user.pk}")
     results: dict[int, dict[str, Any]] = dict(refused)
     seen = set(
         Answer.objects.filter(user=user, client_id__in=[r.client_id for r in reviews]).values_list(
@@ -84,19 +85,6 @@ def reviews_sync(
 
     touched = _apply(user=user, questions=questions, by_question=by_question, results=results)
     return SyncOutcome(results=[results[i] for i in sorted(results)], cards=touched)
-
-
-def _one_sync_at_a_time(user: User) -> None:
-    """Holds the learner's sync lock to the end of the transaction. A sync sent again while
-    the first is still running (an app retrying after a timeout) waits for it, then finds its
-    client ids taken: no review counts twice. On SQLite, writers are serialized anyway."""
-    if connection.vendor != "postgresql":
-        return
-    digest = hashlib.blake2b(f"sync:{user.pk}".encode(), digest_size=8).digest()
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT pg_advisory_xact_lock(%s)", [int.from_bytes(digest, "big", signed=True)]
-        )
 
 
 @transaction.atomic

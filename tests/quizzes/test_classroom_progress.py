@@ -15,7 +15,7 @@ from course.models import LessonProgress, Membership
 from engine.scheduling import retrievability
 from quizzes.api.classrooms import spreadsheet_safe
 from quizzes.models import Answer, Card
-from quizzes.progress import classroom_progress, teacher_summary
+from quizzes.progress import classroom_progress
 from tests.factories import (
     AssignmentFactory,
     ClassroomFactory,
@@ -272,18 +272,6 @@ def test_progress_for_200_learners_has_every_learner(client):
     assert {x["answers"] for x in learners} == {6}
     assert {x["assignments_done"] for x in learners} == {2}
     assert {x["due"] for x in learners} == {3}
-
-
-def test_the_teachers_summary_counts_each_classroom(seeded):
-    other = ClassroomFactory(teacher=seeded.teacher, course=seeded.course)
-    MembershipFactory(classroom=other, user=User.objects.get(username="ada"))
-
-    summary = {s.classroom_id: s for s in teacher_summary(teacher=seeded.teacher, now=NOW)}
-
-    main = summary[seeded.pk]
-    assert (main.learners, main.active_7d, main.reviews_7d) == (3, 2, 6)
-    assert main.assignments_due_7d == 1  # due tomorrow; the other two are past
-    assert (summary[other.pk].learners, summary[other.pk].reviews_7d) == (1, 3)
 
 
 def test_a_class_without_cards_or_answers_has_empty_figures():
