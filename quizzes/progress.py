@@ -40,8 +40,8 @@ from accounts.models import User
 from course.models import Assignment, Classroom, LessonProgress, Membership
 from engine.scheduling import forgetting_curve
 from quizzes.models import Answer, Card, Question
-from quizzes.queue import day_start
-from quizzes.stats import _streak
+from quizzes.queue import day_start, study_date
+from quizzes.stats import streak
 
 _DAY_SECONDS = 86_400.0
 _WEEK = timedelta(days=7)
@@ -161,17 +161,12 @@ def classroom_progress(*, classroom: Classroom, now: datetime) -> list[LearnerPr
                 due=cards.due[i],
                 overdue=cards.overdue[i],
                 reviews_7d=figures.reviews_7d,
-                streak_days=_streak(figures.review_days, _today(user, now)),
+                streak_days=streak(figures.review_days, study_date(user=user, now=now)),
                 last_active=figures.last_active,
                 assignments_done=sum(done[(a.pk, user.pk)] for a in assignments),
             )
         )
     return rows
-
-
-def _today(user: User, now: datetime) -> date:
-    """The learner's current study day, as stats names it."""
-    return (day_start(user=user, now=now) - timedelta(hours=user.day_starts_at_hour)).date()
 
 
 @dataclass

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from django.db.models import Count, Prefetch, Q, QuerySet, prefetch_related_objects
@@ -33,6 +33,11 @@ def day_start(*, user: User, now: datetime) -> datetime:
     if local < start:
         start -= timedelta(days=1)
     return start
+
+
+def study_date(*, user: User, now: datetime) -> date:
+    """The date that names the learner's current study day (the day it began on)."""
+    return (day_start(user=user, now=now) - timedelta(hours=user.day_starts_at_hour)).date()
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from accounts.models import User
 from engine.scheduling import retrievability
 from quizzes.deck import deck_refresh
 from quizzes.models import Answer, Card
-from quizzes.queue import day_start
+from quizzes.queue import day_start, study_date
 
 FORECAST_DAYS = 30
 RETENTION_DAYS = 30
@@ -43,7 +43,7 @@ def _local_day(field: str, user: User) -> TruncDate:
 
 def learner_stats(*, user: User, now: datetime, days: int = 365) -> Stats:
     started = day_start(user=user, now=now)
-    today = (started - timedelta(hours=user.day_starts_at_hour)).date()
+    today = study_date(user=user, now=now)
     tomorrow = started + timedelta(days=1)
     reviews = Answer.objects.filter(user=user, mode=Answer.Mode.REVIEW)
 
@@ -102,7 +102,7 @@ def learner_stats(*, user: User, now: datetime, days: int = 365) -> Stats:
         due_today=due_today,
         new_available=new_available,
         reviews_today=done["all"],
-        streak_days=_streak(set(per_day), today),
+        streak_days=streak(set(per_day), today),
         true_retention=window["passed"] / window["total"] if window["total"] else None,
         average_retrievability=_mean_recall(memory, now),
         forecast=forecast,
@@ -116,14 +116,14 @@ def learner_stats(*, user: User, now: datetime, days: int = 365) -> Stats:
     )
 
 
-def _streak(active: set[date], today: date) -> int:
+def streak(active: set[date], today: date) -> int:
     """Consecutive study days with a review, ending today (or yesterday, if today is young)."""
     day = today if today in active else today - timedelta(days=1)
-    streak = 0
+    count = 0
     while day in active:
-        streak += 1
+        count += 1
         day -= timedelta(days=1)
-    return streak
+    return count
 
 
 def _mean_recall(memory: np.ndarray[Any, Any], now: datetime) -> float | None:
