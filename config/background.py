@@ -1,9 +1,10 @@
-"""Sending work to the background from a request.
+"""Sending work to the background.
 
-Work is queued once the transaction commits, never inside it: a worker never looks for rows
-that are not there yet, and a rolled-back request queues nothing. If the broker cannot take
-the message (Redis down), the task runs here instead: slower for this one request, but the work
-is not lost. Only small tasks are sent from requests.
+A request sends work once its transaction commits, never inside it
+(`transaction.on_commit(lambda: send(task, ...))`): a worker never looks for rows that are not
+there yet, and a rolled-back request queues nothing. If the broker cannot take the message
+(Redis down), the task runs here instead: slower for this one request, but the work is not
+lost. Only small tasks are sent from requests.
 """
 
 from __future__ import annotations
@@ -12,13 +13,8 @@ import logging
 from typing import Any
 
 from celery import Task
-from django.db import transaction
 
 logger = logging.getLogger(__name__)
-
-
-def send_after_commit(task: Task[Any, Any], *args: Any) -> None:
-    transaction.on_commit(lambda: send(task, *args))
 
 
 def send(task: Task[Any, Any], *args: Any) -> None:
