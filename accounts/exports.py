@@ -1,7 +1,7 @@
 """What each app holds about a user, gathered for `GET /api/v1/me/export/`.
 
-Apps higher in the dependency order (course, quizzes) register a section here from their
-AppConfig.ready(), so accounts never imports them.
+Apps higher in the dependency order (course, reviews, classrooms) register a section here from
+their AppConfig.ready(), so accounts never imports them.
 """
 
 from collections.abc import Callable

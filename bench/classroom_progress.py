@@ -41,8 +41,10 @@ def build() -> tuple[Any, Any]:
     from django.utils import timezone
 
     from accounts.models import User
-    from course.models import Assignment, Classroom, Course, Lesson, LessonProgress, Membership
-    from quizzes.models import Answer, Card, Question
+    from classrooms.models import Assignment, Classroom, Membership
+    from course.models import Course, Lesson, LessonProgress
+    from quizzes.models import Question
+    from reviews.models import Answer, Card
 
     rng = np.random.default_rng(7)
     now = timezone.now()
@@ -144,9 +146,9 @@ def main() -> None:
     from django.utils import timezone
 
     from accounts.services import token_create
-    from quizzes.items import classroom_items
-    from quizzes.models import Answer, Card
-    from quizzes.progress import classroom_progress
+    from classrooms.items import classroom_items
+    from classrooms.progress import classroom_progress
+    from reviews.models import Answer, Card
 
     started = time.perf_counter()
     classroom, teacher = build()

@@ -52,8 +52,8 @@ def build(connection: object) -> None:
            FROM generate_series(1, %(users)s) AS n""",
     ]
     # Bench question n is `bench-<n>`; a learner's cards are bench questions 1..size, the
-    # first `reviewed` of them reviewed before, the rest made ahead as new (see quizzes.deck).
-    cards = """INSERT INTO quizzes_card (user_id, question_id, state, step, stability, difficulty,
+    # first `reviewed` of them reviewed before, the rest made ahead as new (see reviews.deck).
+    cards = """INSERT INTO reviews_card (user_id, question_id, state, step, stability, difficulty,
                    due, last_review, reps, lapses, suspended, leech, seed, lesson_number,
                    position, reset_at, created_at)
                SELECT u.id, q.id,
@@ -95,13 +95,13 @@ def build(connection: object) -> None:
             cursor.execute(statement, {"reviewed": reviewed, "name": name, "size": size})
         # Every learner's deck is up to date, as after their first queue.
         cursor.execute(
-            """INSERT INTO quizzes_deck (user_id, revision, questions_through, built_at)
+            """INSERT INTO reviews_deck (user_id, revision, questions_through, built_at)
                SELECT u.id, COALESCE((SELECT number FROM quizzes_bankrevision WHERE id = 1), 0),
                    (SELECT max(id) FROM quizzes_question), now()
                FROM accounts_user u WHERE u.username LIKE 'bench-%%'"""
         )
         cursor.execute("ANALYZE")
-        cursor.execute("SELECT count(*) FROM quizzes_card")
+        cursor.execute("SELECT count(*) FROM reviews_card")
         print(f"cards in the table: {cursor.fetchone()[0]:,}")
 
 
@@ -119,7 +119,7 @@ def main() -> None:
 
     from accounts.models import User
     from accounts.services import token_create
-    from quizzes.models import Card
+    from reviews.models import Card
 
     started = time.perf_counter()
     build(connection)

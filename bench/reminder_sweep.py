@@ -48,7 +48,7 @@ def build(connection: object, *, learners: int, cards_each: int) -> None:
         # Card k of learner n: k <= 10 due a day ago for four learners in five, the rest due
         # in 1 to 40 days.
         cursor.execute(
-            """INSERT INTO quizzes_card (user_id, question_id, state, step, stability,
+            """INSERT INTO reviews_card (user_id, question_id, state, step, stability,
                    difficulty, due, last_review, reps, lapses, suspended, leech, seed,
                    lesson_number, position, reset_at, created_at)
                SELECT u.id, q.id, 'review', NULL, 10.0, 5.0,
@@ -68,7 +68,7 @@ def build(connection: object, *, learners: int, cards_each: int) -> None:
         cursor.execute("ANALYZE")
         cursor.execute("SELECT count(*) FROM accounts_user")
         users = cursor.fetchone()[0]
-        cursor.execute("SELECT count(*) FROM quizzes_card")
+        cursor.execute("SELECT count(*) FROM reviews_card")
         print(f"learners: {users:,}  cards: {cursor.fetchone()[0]:,}")
 
 
@@ -84,7 +84,7 @@ def main() -> None:
     from django.utils import timezone
 
     from accounts.models import Notification
-    from quizzes.notices import reminders_sweep
+    from reviews.notices import reminders_sweep
 
     started = time.perf_counter()
     build(connection, learners=options.learners, cards_each=options.cards_each)

@@ -5,6 +5,8 @@ A request sends work once its transaction commits, never inside it
 there yet, and a rolled-back request queues nothing. If the broker cannot take the message
 (Redis down), the task runs here instead: slower for this one request, but the work is not
 lost. Only small tasks are sent from requests.
+
+Every task is safe to run twice; `AGAIN_IF_LOST` and `RETRY` are the options they share.
 """
 
 from __future__ import annotations
@@ -13,8 +15,21 @@ import logging
 from typing import Any
 
 from celery import Task
+from django.db import InterfaceError, OperationalError
 
 logger = logging.getLogger(__name__)
+
+# Failures worth another try later: the database briefly away.
+TRANSIENT = (OperationalError, InterfaceError)
+RETRY: dict[str, Any] = {
+    "autoretry_for": TRANSIENT,
+    "retry_backoff": 10,
+    "retry_backoff_max": 600,
+    "retry_jitter": True,
+    "max_retries": 5,
+}
+# Idempotent tasks are acknowledged when done: one whose worker dies is delivered again.
+AGAIN_IF_LOST: dict[str, Any] = {"acks_late": True, "reject_on_worker_lost": True}
 
 
 def send(task: Task[Any, Any], *args: Any) -> None:

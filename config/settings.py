@@ -68,6 +68,8 @@ INSTALLED_APPS = [
     "accounts",
     "course",
     "quizzes",
+    "reviews",
+    "classrooms",
 ]
 
 MIDDLEWARE = [
@@ -232,7 +234,7 @@ SPECTACULAR_SETTINGS = {
     # A user's plan and a lesson's access share one value set: free or pro.
     "ENUM_NAME_OVERRIDES": {
         "TierEnum": "accounts.models.User.Plan",
-        "RatingEnum": "quizzes.models.Answer.Rating",
+        "RatingEnum": "reviews.models.Answer.Rating",
         "NotificationKindEnum": "accounts.models.Notification.Kind",
         "QuestionKindEnum": "quizzes.models.Question.Kind",
     },

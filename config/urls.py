@@ -9,6 +9,8 @@ api = [
     path("", include("accounts.api.urls")),
     path("", include("course.api.urls")),
     path("", include("quizzes.api.urls")),
+    path("", include("reviews.api.urls")),
+    path("", include("classrooms.api.urls")),
     path("health/", HealthView.as_view(), name="health"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),

@@ -3,17 +3,7 @@ from typing import Any
 from django.contrib import admin
 
 from course import markdown
-from course.models import (
-    Assignment,
-    Classroom,
-    Course,
-    GlossaryTerm,
-    Lesson,
-    LessonProgress,
-    Membership,
-    Report,
-    Section,
-)
+from course.models import Course, GlossaryTerm, Lesson, LessonProgress, Report, Section
 
 
 def save_rendered(formset: Any, *, source: str, target: str) -> None:
@@ -74,44 +64,3 @@ class ReportAdmin(admin.ModelAdmin):
     list_display = ("created_at", "user", "lesson", "question_id", "status")
     list_filter = ("status",)
     raw_id_fields = ("user", "lesson")
-
-
-class MembershipInline(admin.TabularInline):
-    model = Membership
-    extra = 0
-    raw_id_fields = ("user",)
-    readonly_fields = ("joined_at",)
-
-
-class AssignmentInline(admin.TabularInline):
-    model = Assignment
-    extra = 0
-    fields = ("title", "lesson", "question_ids", "due_at")
-    raw_id_fields = ("lesson",)
-
-
-@admin.register(Classroom)
-class ClassroomAdmin(admin.ModelAdmin):
-    list_display = ("name", "course", "teacher", "created_at")
-    list_filter = ("course",)
-    search_fields = ("name", "teacher__username")
-    raw_id_fields = ("teacher",)
-    readonly_fields = ("join_code", "created_at")
-    inlines = [MembershipInline, AssignmentInline]
-
-
-@admin.register(Membership)
-class MembershipAdmin(admin.ModelAdmin):
-    list_display = ("user", "classroom", "joined_at")
-    search_fields = ("user__username", "classroom__name")
-    raw_id_fields = ("user", "classroom")
-    list_select_related = ("user", "classroom")
-
-
-@admin.register(Assignment)
-class AssignmentAdmin(admin.ModelAdmin):
-    list_display = ("title", "classroom", "lesson", "due_at")
-    list_filter = ("classroom__course",)
-    search_fields = ("title", "classroom__name")
-    raw_id_fields = ("classroom", "lesson")
-    list_select_related = ("classroom", "lesson")

@@ -11,5 +11,3 @@ class CourseConfig(AppConfig):
 
         exports.register("lesson_progress", selectors.export_lesson_progress)
         exports.register("reports", selectors.export_reports)
-        exports.register("classrooms_taught", selectors.export_classrooms_taught)
-        exports.register("classroom_memberships", selectors.export_memberships)

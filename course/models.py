@@ -1,12 +1,11 @@
 """What is taught: courses, lessons, their sections and glossary, each learner's progress, and
-teachers' classrooms with their assignments.
+their "spotted a mistake" reports.
 
 Content rows are written by `manage.py load_content` from the files under content/ and keyed by
 stable slugs; what disappears from the files is archived (archived_at set), never deleted, so
 learners' progress and reports keep pointing at something.
 """
 
-import secrets
 from typing import Self, TypeVar
 
 from django.conf import settings
@@ -167,77 +166,3 @@ class Report(models.Model):
 
     def __str__(self) -> str:
         return f"Report {self.pk} ({self.status})"
-
-
-JOIN_CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
-"""Capitals and digits without look-alikes (no 0/O, 1/I/L), so a code read aloud survives."""
-JOIN_CODE_LENGTH = 10
-
-
-def new_join_code() -> str:
-    """A fresh join code: 31^10 (about 8 * 10^14) possibilities, from a CSPRNG."""
-    return "".join(secrets.choice(JOIN_CODE_ALPHABET) for _ in range(JOIN_CODE_LENGTH))
-
-
-class Classroom(models.Model):
-    """A teacher's class on one course. The teacher sees members' work on that course only."""
-
-    name = models.CharField(max_length=120)
-    course = models.ForeignKey(Course, on_delete=models.PROTECT, related_name="classrooms")
-    # A deleted teacher's classrooms go with them (and with those, memberships and assignments).
-    teacher = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="classrooms_taught"
-    )
-    join_code = models.CharField(max_length=16, unique=True, default=new_join_code)
-    members = models.ManyToManyField(
-        settings.AUTH_USER_MODEL, through="Membership", related_name="classrooms", blank=True
-    )
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        ordering = ["-created_at", "-pk"]
-        indexes = [models.Index(fields=["teacher", "created_at"])]
-
-    def __str__(self) -> str:
-        return self.name
-
-
-class Membership(models.Model):
-    """A learner in a classroom. Leaving deletes the row: a former member is a stranger."""
-
-    classroom = models.ForeignKey(Classroom, on_delete=models.CASCADE, related_name="memberships")
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
-    )
-    joined_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        ordering = ["classroom", "joined_at", "pk"]
-        constraints = [
-            models.UniqueConstraint(fields=["classroom", "user"], name="membership_once")
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.user_id} in {self.classroom_id}"
-
-
-class Assignment(models.Model):
-    """Work set for a classroom: a lesson to complete and/or questions to answer correctly,
-    each before `due_at`."""
-
-    classroom = models.ForeignKey(Classroom, on_delete=models.CASCADE, related_name="assignments")
-    title = models.CharField(max_length=200)
-    lesson = models.ForeignKey(
-        Lesson, on_delete=models.PROTECT, null=True, blank=True, related_name="assignments"
-    )
-    # The question bank lives in a later app; ids are kept as plain values, like Report's.
-    question_ids = models.JSONField(default=list, blank=True)
-    due_at = models.DateTimeField()
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        ordering = ["due_at", "pk"]
-        indexes = [models.Index(fields=["classroom", "due_at"])]
-
-    def __str__(self) -> str:
-        return self.title

@@ -4,8 +4,8 @@ from django.contrib import admin
 
 from course import markdown
 from course.admin import save_rendered
-from quizzes.deck import bank_revision_bump
-from quizzes.models import Answer, Choice, IdempotencyRecord, Question
+from quizzes.models import Choice, Question
+from quizzes.services import bank_revision_bump
 
 
 class ChoiceInline(admin.TabularInline):
@@ -33,30 +33,3 @@ class QuestionAdmin(admin.ModelAdmin):
 
     def save_formset(self, request: Any, form: Any, formset: Any, change: bool) -> None:
         save_rendered(formset, source="text_markdown", target="text_html")
-
-
-@admin.register(Answer)
-class AnswerAdmin(admin.ModelAdmin):
-    """Answers are a learner's record: readable here, never edited."""
-
-    list_display = ("created_at", "user", "question", "mode", "status", "score", "misconception")
-    list_filter = ("mode", "status")
-    raw_id_fields = ("user", "question")
-
-    def has_change_permission(self, request: Any, obj: Any = None) -> bool:
-        return False
-
-    def has_add_permission(self, request: Any) -> bool:
-        return False
-
-
-@admin.register(IdempotencyRecord)
-class IdempotencyRecordAdmin(admin.ModelAdmin):
-    list_display = ("created_at", "user", "key", "status_code")
-    raw_id_fields = ("user",)
-
-    def has_change_permission(self, request: Any, obj: Any = None) -> bool:
-        return False
-
-    def has_add_permission(self, request: Any) -> bool:
-        return False

@@ -4,7 +4,7 @@ Registered with `load_content` as a content part: checked with the courses (ever
 by file, item and field), written in the same transaction, upserted by key, archived when gone.
 A question's version goes up whenever what counts as right changes, so old answers keep the
 version they were graded against. A load that changes anything bumps the bank revision, so
-learners' decks catch up (see `quizzes.deck`).
+learners' decks catch up (see `reviews.deck`).
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ from course.content.sync import Changes, archive, upsert
 from course.models import Lesson
 from engine import FAMILIES, Interval, Mistake, Tolerance
 from engine.answer_key import exact_fraction, matches
-from quizzes.deck import bank_revision_bump
 from quizzes.models import Choice, Question
+from quizzes.services import bank_revision_bump
 
 KINDS = Question.Kind.values
 TOPICS = Question.Topic.values

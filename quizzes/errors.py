@@ -1,5 +1,5 @@
-"""Why an answer was refused. Raised by services before anything is written; the API turns
-each into a problem document naming the field."""
+"""Why an answer was refused. Raised before anything is written; the API turns each into a
+problem document naming the field. `reviews.errors` adds the refusals of recording it."""
 
 from dataclasses import dataclass
 
@@ -25,32 +25,3 @@ def invalid_variant(message: str) -> AnswerRefused:
 
 def invalid_field(field: str, code: str, message: str) -> AnswerRefused:
     return AnswerRefused(400, field, code, message)
-
-
-def idempotency_mismatch() -> AnswerRefused:
-    return AnswerRefused(
-        422,
-        None,
-        "idempotency_key_reused",
-        "This idempotency key was already used for a different request. "
-        "Use a new key (or client_id) for a new answer.",
-    )
-
-
-def idempotency_in_progress() -> AnswerRefused:
-    return AnswerRefused(
-        409,
-        None,
-        "request_in_progress",
-        "A request with this idempotency key is still being processed. Retry in a moment.",
-    )
-
-
-def already_answered() -> AnswerRefused:
-    return AnswerRefused(
-        409,
-        "client_id",
-        "already_answered",
-        "An answer with this client_id was stored before; it is not counted again. "
-        "Use a new client_id for a new answer.",
-    )

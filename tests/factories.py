@@ -7,17 +7,9 @@ from django.utils import timezone
 from factory.django import DjangoModelFactory
 
 from accounts.models import User
+from classrooms.models import Assignment, Classroom, Membership
 from course import markdown
-from course.models import (
-    Access,
-    Assignment,
-    Classroom,
-    Course,
-    GlossaryTerm,
-    Lesson,
-    Membership,
-    Section,
-)
+from course.models import Access, Course, GlossaryTerm, Lesson, Section
 from quizzes.models import Choice, Question
 
 PASSWORD = "correct horse battery staple"

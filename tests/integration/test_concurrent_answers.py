@@ -12,7 +12,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from quizzes.models import Answer, Card, IdempotencyRecord
+from reviews.models import Answer, Card, IdempotencyRecord
 from tests.conftest import Api
 from tests.factories import QuestionFactory, UserFactory
 

@@ -29,13 +29,14 @@ from django.utils import timezone
 
 from accounts.models import Notification, User
 from accounts.tasks import notification_emails_send
+from classrooms import tasks as classroom_tasks
 from config.celery import app
-from quizzes import fitting, tasks
-from quizzes.cards import new_card
-from quizzes.models import Answer, Card, IdempotencyRecord
+from reviews import fitting, tasks
+from reviews.cards import new_card
+from reviews.models import Answer, Card, IdempotencyRecord
 from tests.conftest import Api
 from tests.factories import ClassroomFactory, MembershipFactory, QuestionFactory, UserFactory
-from tests.quizzes.test_fitting import simulate
+from tests.reviews.test_fitting import simulate
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -145,7 +146,7 @@ def _queued() -> int:
 
 def test_every_task_has_time_limits():
     ours = {name: task for name, task in app.tasks.items() if name.split(".")[0] in {
-        "accounts", "quizzes", "course"}}  # fmt: skip
+        "accounts", "quizzes", "course", "reviews", "classrooms"}}  # fmt: skip
     assert set(ours) >= {
         "accounts.notification_emails_send",
         "quizzes.reminders_sweep",
@@ -190,7 +191,7 @@ def test_each_periodic_and_id_task_run_twice_does_its_work_once(worker, monkeypa
         tasks.leech_notify.delay(leech.pk)
         tasks.refit_sweep.delay()
         tasks.prune_expired.delay()
-        tasks.teacher_digests.delay()
+        classroom_tasks.teacher_digests.delay()
     wait_for(
         lambda: (
             Notification.objects.filter(kind="leech").exists()
@@ -201,7 +202,7 @@ def test_each_periodic_and_id_task_run_twice_does_its_work_once(worker, monkeypa
         "the tasks",
     )
     tasks.scheduler_refit.delay(learner.pk)  # a refit with nothing new since: nothing done
-    tasks.teacher_digest.delay(classroom.teacher_id)  # this week's digest exists already
+    classroom_tasks.teacher_digest.delay(classroom.teacher_id)  # this week has its digest already
     wait_for(lambda: not _queued(), "the queue to drain")
     time.sleep(3)  # what was taken last has run by now
 

@@ -13,7 +13,8 @@ from django.core.management import call_command
 from config.throttles import ScopedRateThrottle
 from engine import FAMILIES, Interval, get_family
 from engine.formatting import format_number
-from quizzes.models import Answer, Question
+from quizzes.models import Question
+from reviews.models import Answer
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -1,0 +1,121 @@
+"""A classroom's assignments: set by the teacher, with who has done each. Who may see what
+is decided by `classrooms.api.classrooms`."""
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import generics, serializers, status
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from classrooms import selectors, services
+from classrooms.api.classrooms import classroom_or_404, refusal_problem, teacher_or_403
+from classrooms.models import Assignment
+from classrooms.progress import assignments_done
+from config.fields import StrictIntegerField
+from course.models import Lesson
+
+
+class AssignmentInSerializer(serializers.Serializer[Any]):
+    title = serializers.CharField(max_length=200)
+    lesson = serializers.SlugRelatedField(
+        slug_field="slug",
+        queryset=Lesson.objects.live(),
+        required=False,
+        allow_null=True,
+        error_messages={"does_not_exist": "There is no lesson '{value}'."},
+        help_text="A lesson of the classroom's course to complete (its slug).",
+    )
+    question_ids = serializers.ListField(
+        child=StrictIntegerField(min_value=1),
+        required=False,
+        max_length=200,
+        help_text="Questions of the classroom's course to answer correctly.",
+    )
+    due_at = serializers.DateTimeField(help_text="ISO 8601 with an offset.")
+
+
+class LearnerDoneSerializer(serializers.Serializer[Any]):
+    user_id = serializers.IntegerField()
+    username = serializers.CharField()
+    done = serializers.BooleanField()
+
+
+class AssignmentSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    title = serializers.CharField()
+    lesson = serializers.CharField(allow_null=True)
+    question_ids = serializers.ListField(child=serializers.IntegerField())
+    due_at = serializers.DateTimeField()
+    created_at = serializers.DateTimeField()
+    done = serializers.BooleanField(
+        allow_null=True, help_text="Whether the caller did it in time; null for the teacher."
+    )
+    learners = LearnerDoneSerializer(
+        many=True, required=False, help_text="Each learner's completion; for the teacher only."
+    )
+
+
+def assignment_shape(assignment: Assignment) -> dict[str, Any]:
+    return {
+        "id": assignment.pk,
+        "title": assignment.title,
+        "lesson": assignment.lesson.slug if assignment.lesson else None,
+        "question_ids": assignment.question_ids,
+        "due_at": assignment.due_at,
+        "created_at": assignment.created_at,
+    }
+
+
+class AssignmentListView(generics.GenericAPIView[Assignment]):
+    permission_classes = [IsAuthenticated]
+    queryset = Assignment.objects.none()  # for the schema; rows come from the selectors
+    serializer_class = AssignmentSerializer
+
+    @extend_schema(
+        responses={200: AssignmentSerializer(many=True)},
+        summary="The classroom's assignments: each learner's completion for the teacher, "
+        "the caller's own for a member",
+    )
+    def get(self, request: Request, classroom_id: int) -> Response:
+        access = classroom_or_404(request, classroom_id)
+        classroom = access.classroom
+        page = list(
+            self.paginate_queryset(selectors.classroom_assignments(classroom=classroom)) or []
+        )
+        rows = [assignment_shape(a) for a in page]
+        if access.is_teacher:
+            members = [m.user for m in selectors.classroom_members(classroom=classroom)]
+            ids = [m.pk for m in members]
+            done = assignments_done(assignments=page, user_ids=ids)
+            for row in rows:
+                row["done"] = None
+                row["learners"] = [
+                    {"user_id": m.pk, "username": m.username, "done": done[(row["id"], m.pk)]}
+                    for m in members
+                ]
+        else:
+            me = [request.user.pk]
+            done = assignments_done(assignments=page, user_ids=me)
+            for row in rows:
+                row["done"] = done.get((row["id"], request.user.pk), False)
+        return self.get_paginated_response(AssignmentSerializer(rows, many=True).data)
+
+    @extend_schema(
+        request=AssignmentInSerializer,
+        responses={201: AssignmentSerializer},
+        summary="Set an assignment: a lesson and/or questions, with a due time (the teacher)",
+    )
+    def post(self, request: Request, classroom_id: int) -> Response:
+        access = teacher_or_403(request, classroom_id)
+        body = AssignmentInSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        try:
+            assignment = services.assignment_create(
+                classroom=access.classroom, **body.validated_data
+            )
+        except services.ClassroomRefused as refused:
+            raise refusal_problem(refused) from None
+        row = {**assignment_shape(assignment), "done": None, "learners": []}
+        return Response(AssignmentSerializer(row).data, status=status.HTTP_201_CREATED)

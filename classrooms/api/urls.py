@@ -1,0 +1,48 @@
+from django.urls import path
+
+from classrooms.api import assignments, classrooms, items, progress
+
+urlpatterns = [
+    path("classrooms/", classrooms.ClassroomListView.as_view(), name="classroom-list"),
+    path("classrooms/join/", classrooms.JoinView.as_view(), name="classroom-join"),
+    path(
+        "classrooms/<int:classroom_id>/",
+        classrooms.ClassroomDetailView.as_view(),
+        name="classroom-detail",
+    ),
+    path(
+        "classrooms/<int:classroom_id>/rotate-code/",
+        classrooms.RotateCodeView.as_view(),
+        name="classroom-rotate-code",
+    ),
+    path(
+        "classrooms/<int:classroom_id>/leave/",
+        classrooms.LeaveView.as_view(),
+        name="classroom-leave",
+    ),
+    path(
+        "classrooms/<int:classroom_id>/members/",
+        classrooms.MemberListView.as_view(),
+        name="classroom-members",
+    ),
+    path(
+        "classrooms/<int:classroom_id>/members/<int:user_id>/",
+        classrooms.MemberRemoveView.as_view(),
+        name="classroom-member-remove",
+    ),
+    path(
+        "classrooms/<int:classroom_id>/assignments/",
+        assignments.AssignmentListView.as_view(),
+        name="classroom-assignments",
+    ),
+    path(
+        "classrooms/<int:classroom_id>/progress/",
+        progress.ProgressView.as_view(),
+        name="classroom-progress",
+    ),
+    path(
+        "classrooms/<int:classroom_id>/items/",
+        items.ItemsView.as_view(),
+        name="classroom-items",
+    ),
+]

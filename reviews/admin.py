@@ -1,0 +1,28 @@
+from typing import Any
+
+from django.contrib import admin
+
+from reviews.models import Answer, IdempotencyRecord
+
+
+class RecordAdmin(admin.ModelAdmin):
+    """A learner's record: readable here, never added or edited."""
+
+    def has_change_permission(self, request: Any, obj: Any = None) -> bool:
+        return False
+
+    def has_add_permission(self, request: Any) -> bool:
+        return False
+
+
+@admin.register(Answer)
+class AnswerAdmin(RecordAdmin):
+    list_display = ("created_at", "user", "question", "mode", "status", "score", "misconception")
+    list_filter = ("mode", "status")
+    raw_id_fields = ("user", "question")
+
+
+@admin.register(IdempotencyRecord)
+class IdempotencyRecordAdmin(RecordAdmin):
+    list_display = ("created_at", "user", "key", "status_code")
+    raw_id_fields = ("user",)

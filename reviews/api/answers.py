@@ -1,0 +1,97 @@
+"""Answering a question: graded, stored once (an idempotency key or client id makes a repeat
+return the first response), and explained."""
+
+from typing import Any
+
+from django.utils import timezone
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from config.problems import Problem
+from config.throttles import ScopedRateThrottle
+from quizzes import selectors as bank
+from quizzes.api.views import question_or_404
+from quizzes.errors import AnswerRefused
+from reviews import idempotency, services
+from reviews.api.serializers import AnswerInSerializer, AnswerOutSerializer
+
+IDEMPOTENCY_HEADER = OpenApiParameter(
+    "Idempotency-Key",
+    str,
+    location=OpenApiParameter.HEADER,
+    required=False,
+    description="Any unique string (at most 255 characters); a repeat returns the first response.",
+)
+
+
+class AnswerCreateView(APIView):
+    permission_classes = [IsAuthenticated]
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "answers"
+
+    @extend_schema(
+        parameters=[IDEMPOTENCY_HEADER],
+        request=AnswerInSerializer,
+        responses={
+            201: AnswerOutSerializer,
+            409: OpenApiResponse(description="The same idempotency key is still being processed."),
+            422: OpenApiResponse(
+                description="Unreadable number, or an idempotency key reused for another body."
+            ),
+        },
+        summary="Answer a question: graded, stored once, explained",
+    )
+    def post(self, request: Request, question_id: int) -> Response:
+        body = AnswerInSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        key = idempotency_key(request, body.validated_data.get("client_id"))
+        question = question_or_404(question_id, selector=bank.question_to_answer)
+        submitted = services.Submitted(**body.validated_data)
+        try:
+            result = idempotency.idempotent(
+                user=request.user,
+                key=key,
+                fingerprint=idempotency.request_fingerprint(
+                    method="POST", path=request.path, body=request.data
+                ),
+                action=lambda: services.answer_submit(
+                    user=request.user, question=question, submitted=submitted, now=timezone.now()
+                ),
+            )
+        except AnswerRefused as refused:
+            raise refusal_problem(refused) from None
+        headers = {"Idempotent-Replayed": "true"} if result.replayed else {}
+        return Response(result.body, status=result.status_code, headers=headers)
+
+
+def idempotency_key(request: Request, client_id: Any) -> str | None:
+    header = request.headers.get("Idempotency-Key")
+    if header is not None:
+        if not 1 <= len(header) <= 255 or not header.isprintable():
+            raise Problem.invalid(
+                field="Idempotency-Key",
+                code="invalid",
+                message="Idempotency-Key must be 1 to 255 printable characters, such as a UUID.",
+            )
+        return header
+    return f"client:{client_id}" if client_id else None
+
+
+def refusal_problem(refused: AnswerRefused) -> Problem:
+    slugs = {422: "unprocessable", 409: "conflict", 400: "validation-error"}
+    titles = {
+        "unreadable_number": "The answer could not be read as a number",
+        "idempotency_key_reused": "Idempotency key reused",
+        "request_in_progress": "The same request is still in progress",
+    }
+    return Problem.invalid(
+        field=refused.field,
+        code=refused.code,
+        message=refused.message,
+        status_code=refused.status,
+        slug=refused.code.replace("_", "-") if refused.code in titles else slugs[refused.status],
+        title=titles.get(refused.code, "The request has invalid fields"),
+    )

@@ -1,0 +1,49 @@
+from dataclasses import asdict
+from typing import Any
+
+from django.utils import timezone
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from config.fields import QuerySerializer
+from reviews.stats import learner_stats
+
+
+class StatsQuery(QuerySerializer):
+    days = serializers.IntegerField(min_value=1, max_value=365, default=365)
+
+
+class DayCountSerializer(serializers.Serializer[Any]):
+    date = serializers.DateField()
+    due = serializers.IntegerField(required=False)
+    reviews = serializers.IntegerField(required=False)
+
+
+class StatsSerializer(serializers.Serializer[Any]):
+    due_today = serializers.IntegerField()
+    new_available = serializers.IntegerField()
+    reviews_today = serializers.IntegerField()
+    streak_days = serializers.IntegerField()
+    true_retention = serializers.FloatField(
+        allow_null=True, help_text="Share of review-state answers passed in the last 30 days."
+    )
+    average_retrievability = serializers.FloatField(allow_null=True)
+    forecast = DayCountSerializer(many=True, help_text="Cards due on each of the next 30 days.")
+    heatmap = DayCountSerializer(many=True, help_text="Reviews on each day, oldest first.")
+
+
+class StatsView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        parameters=[StatsQuery], responses={200: StatsSerializer}, summary="Your numbers"
+    )
+    def get(self, request: Request) -> Response:
+        query = StatsQuery(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        stats = learner_stats(user=request.user, now=timezone.now(), **query.validated_data)
+        return Response(asdict(stats))

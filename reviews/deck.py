@@ -1,0 +1,86 @@
+"""Each learner's deck: a card for every live question, the unseen ones made ahead as new.
+
+With new cards as rows, the queue reads them from an index in course order, as it reads due
+cards, instead of setting every question against every card the learner has. Cards are made
+when the deck falls behind the bank: a question newer than the newest the deck was built from
+(made only for those), or a new bank revision, bumped when loaded content changes what is asked
+or its order (every missing card is made and the order of the new ones refreshed). Otherwise
+checking costs one query. Making is idempotent: a card that exists already is left alone, so
+two requests building at once, or a build racing an answer, make each card once.
+
+Archived questions and lessons get no cards, and the queue leaves out the new cards of those
+archived since, so archiving needs no rebuild.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.db import transaction
+from django.db.models import Exists, OuterRef, Subquery
+from django.db.models.functions import Coalesce
+
+from accounts.models import User
+from quizzes.models import BankRevision, Question
+from reviews.cards import card_seed
+from reviews.models import Card, Deck
+
+BATCH = 2_000
+
+
+def deck_refresh(*, user: User, now: datetime) -> None:
+    """Makes the learner's missing new cards, if the deck is behind the bank (see above)."""
+    stamp = (
+        User.objects.filter(pk=user.pk)
+        .values_list(
+            Coalesce(Subquery(BankRevision.objects.filter(pk=1).values("number")), 0),
+            Coalesce(Subquery(Question.objects.order_by("-pk").values("pk")[:1]), 0),
+            Subquery(Deck.objects.filter(user=OuterRef("pk")).values("revision")),
+            Subquery(Deck.objects.filter(user=OuterRef("pk")).values("questions_through")),
+        )
+        .get()
+    )
+    revision, newest, built_revision, built_through = stamp
+    if built_revision == revision and built_through is not None and built_through >= newest:
+        return
+    rebuild = built_revision != revision
+    with transaction.atomic():
+        missing = (
+            Question.objects.live()
+            .filter(lesson__archived_at__isnull=True)
+            .exclude(Exists(Card.objects.filter(user=user, question=OuterRef("pk"))))
+            .order_by()
+        )
+        if not rebuild:
+            missing = missing.filter(pk__gt=built_through)
+        made = [
+            Card(
+                user=user,
+                question_id=question_id,
+                seed=card_seed(user_id=user.pk, question_id=question_id),
+                due=now,
+                lesson_number=lesson_number,
+                position=position,
+            )
+            for question_id, lesson_number, position in missing.values_list(
+                "pk", "lesson__number", "position"
+            )
+        ]
+        Card.objects.bulk_create(made, batch_size=BATCH, ignore_conflicts=True)
+        if rebuild:
+            _reorder_new(user=user)
+        Deck.objects.bulk_create(
+            [Deck(user=user, revision=revision, questions_through=newest, built_at=now)],
+            update_conflicts=True,
+            unique_fields=["user"],
+            update_fields=["revision", "questions_through", "built_at"],
+        )
+
+
+def _reorder_new(*, user: User) -> None:
+    """Copies each new card's place in the course from its question, which may have moved."""
+    question = Question.objects.filter(pk=OuterRef("question_id")).order_by()
+    Card.objects.filter(user=user, state=Card.State.NEW).update(
+        lesson_number=Subquery(question.values("lesson__number")[:1]),
+        position=Subquery(question.values("position")[:1]),
+    )

@@ -1,0 +1,23 @@
+from typing import Any
+
+from django.core.management.base import BaseCommand
+from django.utils import timezone
+
+from accounts.services import expired_tokens_prune, notifications_prune
+from reviews.idempotency import idempotency_records_prune
+
+
+class Command(BaseCommand):
+    help = (
+        "Delete expired API tokens, and idempotency records and notifications past their lifetime."
+    )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        now = timezone.now()
+        tokens = expired_tokens_prune(now=now)
+        records = idempotency_records_prune(now=now)
+        notifications = notifications_prune(now=now)
+        self.stdout.write(
+            f"Deleted {tokens} expired token(s), {records} idempotency record(s) and "
+            f"{notifications} old notification(s)."
+        )

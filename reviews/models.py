@@ -1,0 +1,205 @@
+"""What a learner did and will do: their answers (the review log), the idempotency records
+that make a retried answer count once, and their cards and deck, scheduled by FSRS."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+from quizzes.models import Question
+
+
+class CardQuerySet(models.QuerySet["Card"]):
+    def seen(self) -> CardQuerySet:
+        """Cards the learner has reviewed at least once, forgotten ones included; leaves out
+        the new cards made ahead for questions never answered."""
+        return self.filter(~models.Q(state=Card.State.NEW) | models.Q(reset_at__isnull=False))
+
+
+class Card(models.Model):
+    """One learner's memory of one question, scheduled by FSRS.
+
+    The state fields are the engine's `CardState`; the rest is what the service adds around the
+    scheduler (suspension, burying, leeches). `seed` makes each card's interval fuzz repeatable.
+    Every live question has a card in each learner's deck, made ahead in state new (see
+    `reviews.deck`), so the queue reads new cards from an index as it reads due ones.
+    """
+
+    class State(models.TextChoices):
+        NEW = "new", "New"
+        LEARNING = "learning", "Learning"
+        REVIEW = "review", "Review"
+        RELEARNING = "relearning", "Relearning"
+
+    # No index of its own: the (user, question) constraint's index leads with the user.
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="cards", db_index=False
+    )
+    question = models.ForeignKey(Question, on_delete=models.CASCADE, related_name="cards")
+    state = models.CharField(max_length=12, choices=State.choices, default=State.NEW)
+    step = models.PositiveSmallIntegerField(null=True, blank=True)
+    stability = models.FloatField(null=True, blank=True)
+    difficulty = models.FloatField(null=True, blank=True)
+    due = models.DateTimeField()
+    last_review = models.DateTimeField(null=True, blank=True)
+    reps = models.PositiveIntegerField(default=0)
+    lapses = models.PositiveIntegerField(default=0)
+    suspended = models.BooleanField(default=False)
+    buried_until = models.DateTimeField(null=True, blank=True)
+    leech = models.BooleanField(default=False)
+    seed = models.PositiveBigIntegerField(help_text="Seeds this card's interval fuzz.")
+    # The question's place in the course (its lesson's number, its position in the lesson),
+    # copied here so new cards are read in course order from an index.
+    lesson_number = models.PositiveSmallIntegerField(default=0)
+    position = models.PositiveSmallIntegerField(default=0)
+    reset_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When the card was last forgotten: its review log starts over from here.",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = CardQuerySet.as_manager()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "question"], name="card_once_per_question")
+        ]
+        indexes = [
+            # Due cards, soonest first; new cards are kept out so they never pad the scan.
+            models.Index(
+                fields=["user", "due", "id"],
+                condition=models.Q(suspended=False) & ~models.Q(state="new"),
+                name="card_due",
+            ),
+            # New cards in course order.
+            models.Index(
+                fields=["user", "lesson_number", "position", "question"],
+                condition=models.Q(suspended=False, state="new"),
+                name="card_new",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} on {self.question_id}: {self.state}"
+
+
+class Answer(models.Model):
+    """One graded answer, kept with everything needed to explain and re-grade it later.
+
+    A review-mode answer is also the card's review log entry: its rating and the card's state
+    before and after, so a review can be undone or replayed exactly.
+    """
+
+    class Mode(models.TextChoices):
+        REVIEW = "review", "Review"
+        PRACTICE = "practice", "Practice"
+
+    class Status(models.TextChoices):
+        CORRECT = "correct", "Correct"
+        INCORRECT = "incorrect", "Incorrect"
+        PARTIAL = "partial", "Partial"
+        SELF_GRADED = "self_graded", "Self-graded"
+
+    class Rating(models.TextChoices):
+        AGAIN = "again", "Again"
+        HARD = "hard", "Hard"
+        GOOD = "good", "Good"
+        EASY = "easy", "Easy"
+
+    # Neither has an index of its own: the composite indexes below lead with each, so every
+    # answer written updates two indexes fewer.
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="answers", db_index=False
+    )
+    question = models.ForeignKey(
+        Question, on_delete=models.PROTECT, related_name="answers", db_index=False
+    )
+    question_version = models.PositiveIntegerField()
+    mode = models.CharField(max_length=8, choices=Mode.choices, default=Mode.REVIEW)
+    variant_seed = models.PositiveBigIntegerField(null=True, blank=True)
+    response = models.TextField(blank=True, help_text="The text as the learner typed it.")
+    value_read = models.CharField(
+        max_length=120, blank=True, help_text="The number read from the text, exactly (p/q)."
+    )
+    choice_ids = models.JSONField(default=list, blank=True)
+    status = models.CharField(max_length=12, choices=Status.choices)
+    score = models.FloatField()
+    misconception = models.CharField(max_length=40, blank=True)
+    self_rating = models.CharField(max_length=8, choices=Rating.choices, blank=True)
+    duration_ms = models.PositiveIntegerField(null=True, blank=True)
+    client_id = models.UUIDField(null=True, blank=True)
+    card = models.ForeignKey(
+        Card, on_delete=models.SET_NULL, null=True, blank=True, related_name="reviews"
+    )
+    rating = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="FSRS rating 1-4 (again, hard, good, easy)."
+    )
+    card_before = models.JSONField(null=True, blank=True)
+    card_after = models.JSONField(null=True, blank=True)
+    # When the answer was given: now, or the time an offline review was made.
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        indexes = [
+            models.Index(fields=["user", "question", "created_at"]),
+            models.Index(fields=["question", "created_at"]),
+            # A learner's reviews of today, and their last review (undo).
+            models.Index(fields=["user", "mode", "created_at"], name="answer_user_day"),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(score__gte=0, score__lte=1), name="answer_score_0_to_1"
+            ),
+            # A review made on a device is stored once, however often the device sends it.
+            models.UniqueConstraint(
+                fields=["user", "client_id"],
+                condition=models.Q(client_id__isnull=False),
+                name="answer_client_id_once",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} on {self.question_id}: {self.status}"
+
+
+class Deck(models.Model):
+    """How far the learner's new cards have been made: from which bank revision, and up to
+    which question id. Either one behind means some cards are missing or out of order."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="deck"
+    )
+    revision = models.PositiveBigIntegerField()
+    questions_through = models.PositiveBigIntegerField()
+    built_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: revision {self.revision}, through {self.questions_through}"
+
+
+class IdempotencyRecord(models.Model):
+    """The first response to a request that records learning, replayed for its repeats.
+
+    Written in the same transaction as the answer it stands for, so a repeat either finds the
+    record and the answer, or neither.
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="idempotency_records"
+    )
+    key = models.CharField(max_length=255)
+    fingerprint = models.CharField(max_length=64, help_text="SHA-256 of the method, path, body.")
+    status_code = models.PositiveSmallIntegerField()
+    body = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "key"], name="idempotency_key_once_per_user")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id}:{self.key}"

@@ -1,0 +1,64 @@
+"""Reads on a learner's cards and answers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import QuerySet
+
+from accounts.models import User
+from reviews.models import Answer, Card
+
+
+def cards_of(*, user: User) -> QuerySet[Card]:
+    """The learner's cards, soonest due first (another learner's cards are never in it):
+    the ones reviewed at least once, not the new ones made ahead for unseen questions."""
+    return Card.objects.filter(user=user).seen().order_by("due", "pk")
+
+
+def export_answers(user: User) -> list[dict[str, Any]]:
+    return [
+        {
+            "question": a.question.key,
+            "question_version": a.question_version,
+            "mode": a.mode,
+            "variant_seed": a.variant_seed,
+            "response": a.response,
+            "choice_ids": a.choice_ids,
+            "status": a.status,
+            "score": a.score,
+            "misconception": a.misconception or None,
+            "self_rating": a.self_rating or None,
+            "duration_ms": a.duration_ms,
+            "client_id": str(a.client_id) if a.client_id else None,
+            "rating": a.rating,
+            "card_before": a.card_before,
+            "card_after": a.card_after,
+            "created_at": a.created_at.isoformat(),
+        }
+        for a in Answer.objects.filter(user=user).select_related("question").order_by("pk")
+    ]
+
+
+def export_cards(user: User) -> list[dict[str, Any]]:
+    return [
+        dict(row)
+        for row in Card.objects.filter(user=user)
+        .seen()
+        .order_by("pk")
+        .values(
+            "question__key",
+            "state",
+            "step",
+            "stability",
+            "difficulty",
+            "due",
+            "last_review",
+            "reps",
+            "lapses",
+            "suspended",
+            "leech",
+            "buried_until",
+            "reset_at",
+        )
+    ]

@@ -1,0 +1,124 @@
+"""A learner's numbers: today's work, streak, retention, recall now, the month ahead, the year
+behind. Days are the learner's own (time zone and day-start hour); a fixed number of queries,
+and the chance of recall over every card is one NumPy call."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import numpy as np
+from django.db.models import Count, F, Q
+from django.db.models.functions import TruncDate
+
+from accounts.models import User
+from engine.scheduling import retrievability
+from reviews.days import day_start, streak, study_date
+from reviews.deck import deck_refresh
+from reviews.models import Answer, Card
+
+FORECAST_DAYS = 30
+RETENTION_DAYS = 30
+
+
+@dataclass(frozen=True)
+class Stats:
+    due_today: int
+    new_available: int
+    reviews_today: int
+    streak_days: int
+    true_retention: float | None
+    average_retrievability: float | None
+    forecast: list[dict[str, Any]]
+    heatmap: list[dict[str, Any]]
+
+
+def _local_day(field: str, user: User) -> TruncDate:
+    """The learner's study day of a timestamp: their zone, shifted by the day-start hour."""
+    shifted = F(field) - timedelta(hours=user.day_starts_at_hour)
+    return TruncDate(shifted, tzinfo=ZoneInfo(user.timezone))
+
+
+def learner_stats(*, user: User, now: datetime, days: int = 365) -> Stats:
+    started = day_start(user=user, now=now)
+    today = study_date(user=user, now=now)
+    tomorrow = started + timedelta(days=1)
+    reviews = Answer.objects.filter(user=user, mode=Answer.Mode.REVIEW)
+
+    done = reviews.filter(created_at__gte=started).aggregate(
+        all=Count("pk"), new=Count("pk", filter=Q(card_before__state="new"))
+    )
+    window = reviews.filter(
+        created_at__gte=now - timedelta(days=RETENTION_DAYS), card_before__state="review"
+    ).aggregate(total=Count("pk"), passed=Count("pk", filter=Q(rating__gt=1)))
+
+    per_day = dict(
+        reviews.filter(created_at__gte=started - timedelta(days=days))
+        .annotate(day=_local_day("created_at", user))
+        .values("day")
+        .annotate(n=Count("pk"))
+        .values_list("day", "n")
+    )
+    cards = Card.objects.filter(user=user, suspended=False).exclude(state=Card.State.NEW)
+    due_by_day = dict(
+        cards.filter(due__lt=tomorrow + timedelta(days=FORECAST_DAYS - 1))
+        .annotate(day=_local_day("due", user))
+        .values("day")
+        .annotate(n=Count("pk"))
+        .values_list("day", "n")
+    )
+    memory = np.array(
+        list(
+            Card.objects.filter(user=user, last_review__isnull=False).values_list(
+                "stability", "last_review"
+            )
+        ),
+        dtype=object,
+    ).reshape(-1, 2)
+    new_left = max(user.new_cards_per_day - done["new"], 0)
+    deck_refresh(user=user, now=now)
+    # New cards of live questions, forgotten ones included (as the queue serves them),
+    # counted only as far as today's limit.
+    new_available = Card.objects.filter(
+        user=user,
+        suspended=False,
+        state=Card.State.NEW,
+        question__archived_at__isnull=True,
+        question__lesson__archived_at__isnull=True,
+    )[:new_left].count()
+
+    overdue = sum(n for day, n in due_by_day.items() if day < today)
+    due_today = due_by_day.get(today, 0) + overdue
+    forecast = [
+        {"date": today.isoformat(), "due": due_today},
+        *(
+            {"date": (day := today + timedelta(days=i)).isoformat(), "due": due_by_day.get(day, 0)}
+            for i in range(1, FORECAST_DAYS)
+        ),
+    ]
+    return Stats(
+        due_today=due_today,
+        new_available=new_available,
+        reviews_today=done["all"],
+        streak_days=streak(set(per_day), today),
+        true_retention=window["passed"] / window["total"] if window["total"] else None,
+        average_retrievability=_mean_recall(memory, now),
+        forecast=forecast,
+        heatmap=[
+            {
+                "date": (today - timedelta(days=i)).isoformat(),
+                "reviews": per_day.get(today - timedelta(days=i), 0),
+            }
+            for i in range(days - 1, -1, -1)
+        ],
+    )
+
+
+def _mean_recall(memory: np.ndarray[Any, Any], now: datetime) -> float | None:
+    if len(memory) == 0:
+        return None
+    stability = memory[:, 0].astype(np.float64)
+    elapsed = np.array([(now - moment).days for moment in memory[:, 1]], dtype=np.float64)
+    return float(retrievability(stability, elapsed).mean())

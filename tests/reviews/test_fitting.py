@@ -1,0 +1,83 @@
+"""Fitting a learner's scheduler: only with enough history, kept only when it predicts better."""
+
+from datetime import UTC, datetime, timedelta
+
+import numpy as np
+import pytest
+
+from reviews.cards import scheduler_config
+from reviews.fitting import refit_sweep, review_histories, scheduler_fit, scheduler_refit
+from reviews.models import Answer
+from tests.factories import LessonFactory, QuestionFactory, UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def simulate(user, *, cards: int, reviews_each: int, seed: int = 5) -> None:
+    """A learner who recalls less the longer a card has waited (no clock, a seeded generator)."""
+    rng = np.random.default_rng(seed)
+    lesson = LessonFactory()
+    start = datetime(2026, 1, 1, 9, tzinfo=UTC)
+    rows = []
+    for question in QuestionFactory.create_batch(cards, lesson=lesson):
+        when, gap = start, 1
+        for _ in range(reviews_each):
+            recalled = rng.random() < 0.95 ** (gap / 3)
+            rows.append(
+                Answer(
+                    user=user, question=question, question_version=1, status="correct",
+                    score=1, rating=3 if recalled else 1, created_at=when,
+                )
+            )  # fmt: skip
+            gap = gap * 2 if recalled else 1
+            when += timedelta(days=gap)
+    Answer.objects.bulk_create(rows)
+
+
+def test_too_little_history_keeps_the_defaults():
+    user = UserFactory()
+    simulate(user, cards=5, reviews_each=4)
+
+    outcome = scheduler_fit(user=user, now=datetime(2026, 6, 1, tzinfo=UTC))
+
+    assert outcome.kept is False
+    assert 0 < outcome.reviews < 400
+    user.refresh_from_db()
+    assert user.scheduler_parameters is None
+
+
+def test_a_fit_is_kept_only_when_it_predicts_the_history_better():
+    user = UserFactory()
+    simulate(user, cards=60, reviews_each=9)
+    assert sum(len(h) for h in review_histories(user=user)) == 540
+
+    outcome = scheduler_fit(user=user, now=datetime(2026, 6, 1, tzinfo=UTC))
+
+    user.refresh_from_db()
+    assert outcome.log_loss_before is not None
+    assert outcome.log_loss_after is not None
+    assert outcome.kept == (outcome.log_loss_after < outcome.log_loss_before)
+    assert (user.scheduler_parameters is not None) == outcome.kept
+    kept = tuple(user.scheduler_parameters or ()) or None
+    assert scheduler_config(user).parameters == kept
+
+
+def test_the_refit_sweep_hands_on_learners_with_enough_new_reviews_once():
+    ready, short = UserFactory(), UserFactory()
+    simulate(ready, cards=60, reviews_each=9)
+    simulate(short, cards=10, reviews_each=9)
+    handed: list[int] = []
+
+    assert refit_sweep(refit=handed.append, batch_size=1) == 1
+    assert handed == [ready.pk]
+
+    now = datetime(2026, 6, 1, tzinfo=UTC)
+    first = scheduler_refit(user_id=ready.pk, now=now)
+    assert first is not None
+    assert first.reviews == 480  # 540 less each card's first review, which predicts nothing
+    ready.refresh_from_db()
+    assert ready.scheduler_checked_at == now
+    # Run again (a task delivered twice): nothing new since the fit, so nothing is done.
+    assert scheduler_refit(user_id=ready.pk, now=now) is None
+    assert refit_sweep(refit=handed.append) == 0
+    assert handed == [ready.pk]

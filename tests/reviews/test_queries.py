@@ -1,0 +1,70 @@
+"""The answer path costs the same number of queries however long the learner's history."""
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from accounts import services as account_services
+from reviews.models import Answer
+from tests.factories import ChoiceFactory, QuestionFactory, UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def learner_with_history(answers: int):
+    user = UserFactory()
+    question = QuestionFactory()
+    Answer.objects.bulk_create(
+        Answer(
+            user=user,
+            question=question,
+            question_version=1,
+            response="8e6",
+            value_read="8000000",
+            status="correct",
+            score=1.0,
+        )
+        for _ in range(answers)
+    )
+    _, key = account_services.token_create(user=user)
+    return user, key
+
+
+def queries_to_answer(client, key, question, body, headers=None) -> list[str]:
+    with CaptureQueriesContext(connection) as queries:
+        response = client.post(
+            f"/api/v1/questions/{question.pk}/answers/",
+            body,
+            content_type="application/json",
+            headers={
+                "Authorization": f"Token {key}",
+                "X-Forwarded-Proto": "https",
+                **(headers or {}),
+            },
+        )
+    assert response.status_code == 201, response.content
+    return [q["sql"] for q in queries.captured_queries]
+
+
+@pytest.mark.parametrize("with_key", [False, True])
+def test_answering_costs_the_same_for_10_prior_answers_as_for_5000(client, with_key):
+    counts = []
+    for history in (10, 5_000):
+        _, key = learner_with_history(history)
+        headers = {"Idempotency-Key": f"k-{history}"} if with_key else None
+        counts.append(
+            len(queries_to_answer(client, key, QuestionFactory(), {"response": "8e6"}, headers))
+        )
+
+    assert counts[0] == counts[1]
+    assert counts[0] <= 10, counts
+
+
+def test_a_choice_answer_stays_within_ten_queries(client):
+    _, key = learner_with_history(10)
+    right = ChoiceFactory(is_correct=True)
+    ChoiceFactory(question=right.question)
+
+    queries = queries_to_answer(client, key, right.question, {"choice_ids": [right.pk]})
+
+    assert len(queries) <= 10, "\n".join(queries)

@@ -1,0 +1,244 @@
+"""The daily queue: due first, then new, within the learner's limits in the learner's day."""
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from accounts import services as account_services
+from quizzes.models import Question
+from reviews.days import day_start
+from reviews.models import Answer, Card
+from reviews.queue import review_queue
+from tests.factories import LessonFactory, QuestionFactory, UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def card(user, question, *, due, state="review", **fields):
+    reviewed = state != "new"
+    defaults = {
+        "stability": 5.0 if reviewed else None,
+        "difficulty": 5.0 if reviewed else None,
+        "last_review": due - timedelta(days=5) if reviewed else None,
+        "reps": 3 if reviewed else 0,
+        "seed": 1,
+    }
+    return Card.objects.create(
+        user=user, question=question, state=state, due=due, **{**defaults, **fields}
+    )
+
+
+@pytest.mark.parametrize(
+    ("zone", "hour", "now", "expected"),
+    [
+        ("UTC", 4, "2026-03-10T03:59:00+00:00", "2026-03-09T04:00:00+00:00"),
+        ("UTC", 4, "2026-03-10T04:00:00+00:00", "2026-03-10T04:00:00+00:00"),
+        # 03:30 in Tokyo is still the day that began at 04:00 the morning before.
+        ("Asia/Tokyo", 4, "2026-03-09T18:30:00+00:00", "2026-03-08T19:00:00+00:00"),
+        ("Asia/Tokyo", 0, "2026-03-09T15:30:00+00:00", "2026-03-09T15:00:00+00:00"),
+        # Los Angeles is on daylight time (UTC-7) from 8 March 2026, standard (UTC-8) before.
+        ("America/Los_Angeles", 4, "2026-03-10T10:59:00+00:00", "2026-03-09T11:00:00+00:00"),
+        ("America/Los_Angeles", 4, "2026-03-10T11:30:00+00:00", "2026-03-10T11:00:00+00:00"),
+        ("America/Los_Angeles", 4, "2026-03-08T10:00:00+00:00", "2026-03-07T12:00:00+00:00"),
+    ],
+)
+def test_the_day_starts_at_the_learners_hour_in_their_zone(zone, hour, now, expected):
+    user = UserFactory(timezone=zone, day_starts_at_hour=hour)
+
+    start = day_start(user=user, now=datetime.fromisoformat(now))
+
+    assert start == datetime.fromisoformat(expected)
+    assert start.astimezone(UTC) == datetime.fromisoformat(expected)
+
+
+def test_due_cards_come_first_most_overdue_first_then_new_in_lesson_order():
+    user = UserFactory()
+    now = timezone.now()
+    first, second = LessonFactory(number=1), LessonFactory(number=2)
+    late = card(user, QuestionFactory(lesson=second), due=now - timedelta(days=3))
+    later = card(user, QuestionFactory(lesson=second), due=now - timedelta(days=9))
+    soon = card(user, QuestionFactory(lesson=first), due=now + timedelta(minutes=10))
+    card(user, QuestionFactory(lesson=first), due=now + timedelta(days=2))
+    new_a = QuestionFactory(lesson=first, position=1)
+    new_b = QuestionFactory(lesson=second, position=1)
+
+    found = review_queue(user=user, now=now, limit=10)
+
+    assert [c.pk for c in found.cards] == [later.pk, late.pk, soon.pk]
+    assert [q.pk for q in found.new_questions] == [new_a.pk, new_b.pk]
+    assert (found.due_count, found.new_count) == (3, 2)
+
+
+def test_overdue_cards_come_lowest_chance_of_recall_first_then_the_learn_ahead_ones():
+    user = UserFactory()
+    now = timezone.now()
+
+    def reviewed(due, stability, days_since):
+        return card(
+            user, QuestionFactory(), due=due, stability=stability,
+            last_review=now - timedelta(days=days_since),
+        )  # fmt: skip
+
+    # Five days overdue, but well known: recall is still near 0.9.
+    sturdy = reviewed(now - timedelta(days=5), stability=100.0, days_since=105)
+    # One day overdue on a one-day memory: recall has fallen much further.
+    fragile = reviewed(now - timedelta(days=1), stability=1.0, days_since=3)
+    ahead = reviewed(now + timedelta(minutes=10), stability=0.5, days_since=1)
+
+    found = review_queue(user=user, now=now, limit=10)
+
+    assert [c.pk for c in found.cards] == [fragile.pk, sturdy.pk, ahead.pk]
+    assert found.due_count == 3
+
+
+def test_the_due_count_is_capped_by_the_days_review_limit_above_the_ranked_few():
+    user = UserFactory(reviews_per_day=300)
+    now = timezone.now()
+    Card.objects.bulk_create(
+        Card(
+            user=user, question=q, state="review", due=now - timedelta(minutes=i),
+            stability=3.0, difficulty=5.0, last_review=now - timedelta(days=4), seed=i,
+        )
+        for i, q in enumerate(QuestionFactory.create_batch(350))
+    )  # fmt: skip
+
+    found = review_queue(user=user, now=now, limit=5)
+
+    assert found.due_count == 300
+    assert len(found.cards) == 5
+
+
+def test_answering_a_question_whose_card_was_made_ahead_steps_that_card(client):
+    user = UserFactory()
+    question = QuestionFactory()
+    review_queue(user=user, now=timezone.now(), limit=5)
+    made = Card.objects.get(user=user, question=question)
+    _, key = account_services.token_create(user=user)
+
+    response = client.post(
+        f"/api/v1/questions/{question.pk}/answers/",
+        {"response": "8e6", "duration_ms": 20_000},
+        content_type="application/json",
+        headers={"Authorization": f"Token {key}", "X-Forwarded-Proto": "https"},
+    )
+
+    assert response.status_code == 201, response.content
+    assert response.json()["review"]["card_id"] == made.pk
+    stepped = Card.objects.get(user=user, question=question)
+    assert (stepped.pk, stepped.state, stepped.reps) == (made.pk, "learning", 1)
+    assert Answer.objects.get().card_before["state"] == "new"
+    found = review_queue(user=user, now=timezone.now(), limit=5)
+    assert (found.new_today, found.new_questions) == (1, [])
+
+
+def test_daily_limits_count_what_was_done_today():
+    user = UserFactory(new_cards_per_day=2, reviews_per_day=1)
+    now = timezone.now()
+    reviewed = QuestionFactory()
+    Answer.objects.create(
+        user=user, question=reviewed, question_version=1, status="correct", score=1,
+        card_before={"state": "new"},
+    )  # fmt: skip
+    card(user, QuestionFactory(), due=now - timedelta(days=1))
+    card(user, QuestionFactory(), due=now - timedelta(days=1))
+    QuestionFactory.create_batch(3)
+
+    found = review_queue(user=user, now=now, limit=10)
+
+    assert len(found.cards) == 0  # one review allowed, one done
+    assert len(found.new_questions) == 1  # two new allowed, one introduced
+    assert (found.reviews_today, found.new_today) == (1, 1)
+
+
+def test_suspended_cards_and_siblings_of_todays_answers_stay_out():
+    user = UserFactory()
+    now = timezone.now()
+    lesson = LessonFactory()
+    answered = QuestionFactory(lesson=lesson)
+    sibling = card(user, QuestionFactory(lesson=lesson), due=now - timedelta(days=1))
+    card(user, QuestionFactory(), due=now - timedelta(days=1), suspended=True)
+    QuestionFactory(lesson=lesson)  # a new sibling
+    Answer.objects.create(
+        user=user, question=answered, question_version=1, status="correct", score=1
+    )
+
+    found = review_queue(user=user, now=now, limit=10)
+
+    assert sibling.pk not in [c.pk for c in found.cards]
+    assert found.cards == []
+    assert all(q.lesson_id != lesson.pk for q in found.new_questions)
+
+
+def queue_queries(client, user) -> tuple[int, int]:
+    """The queries of the learner's first queue (which makes their new cards) and of the next."""
+    _, key = account_services.token_create(user=user)
+    counts = []
+    for _ in range(2):
+        with CaptureQueriesContext(connection) as queries:
+            response = client.get(
+                "/api/v1/reviews/queue/?limit=5",
+                headers={"Authorization": f"Token {key}", "X-Forwarded-Proto": "https"},
+            )
+        assert response.status_code == 200, response.content
+        counts.append(len(queries))
+    return counts[0], counts[1]
+
+
+def deck(size: int):
+    """A learner with `size` review cards, all due, and a few new questions beside them."""
+    user = UserFactory()
+    lesson = LessonFactory()
+    now = timezone.now()
+    questions = Question.objects.bulk_create(
+        Question(
+            key=f"{user.username}-{i}", kind="numeric", topic="mlp", difficulty=2,
+            lesson=lesson, position=i, prompt_markdown="?", prompt_html="<p>?</p>",
+            answer=1, version=1,
+        )
+        for i in range(size + 3)
+    )  # fmt: skip
+    Card.objects.bulk_create(
+        Card(
+            user=user, question=q, state="review", due=now - timedelta(minutes=i),
+            stability=3.0, difficulty=5.0, last_review=now - timedelta(days=4), seed=i,
+        )
+        for i, q in enumerate(questions[:size])
+    )  # fmt: skip
+    return user
+
+
+def test_the_queue_costs_the_same_for_10_cards_as_for_5000(client):
+    (first_small, small), (first_large, large) = [
+        queue_queries(client, deck(size)) for size in (10, 5_000)
+    ]
+
+    assert small == large, (small, large)
+    assert small <= 10, small
+    # Making the three missing new cards costs a few queries more, once.
+    assert first_small == first_large, (first_small, first_large)
+    assert first_small <= small + 6, (first_small, small)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_queue_over_http_serves_each_question_ready_to_answer(api):
+    user = UserFactory()
+    api.authenticate(user)
+    generated = QuestionFactory(generator="relu_neuron", answer=None, tolerance=None, mistakes=[])
+    card(user, QuestionFactory(), due=timezone.now() - timedelta(days=1))
+
+    body = api.get("/api/v1/reviews/queue/").json()
+
+    assert (body["due_count"], body["new_count"]) == (1, 1)
+    due, new = body["cards"]
+    assert due["state"] == "review"
+    assert due["card_id"] is not None
+    assert (new["card_id"], new["question"]["id"]) == (None, generated.pk)
+    assert new["question"]["variant"]["token"]
+    answered = api.post(
+        f"/api/v1/questions/{generated.pk}/answers/",
+        {"response": "0", "variant": new["question"]["variant"]["token"]},
+    )
+    assert answered.json()["review"]["card_id"] == Card.objects.get(question=generated).pk

@@ -1,0 +1,78 @@
+"""A learner's numbers, checked against a hand count on a known history."""
+
+from datetime import timedelta
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from accounts import services as account_services
+from reviews.models import Answer, Card
+from reviews.stats import learner_stats
+from tests.factories import QuestionFactory, UserFactory
+from tests.reviews.test_queue import deck
+
+pytestmark = pytest.mark.django_db
+
+
+def reviewed(user, question, *, at, state="review", rating=3):
+    row = Answer.objects.create(
+        user=user, question=question, question_version=1, status="correct", score=1,
+        rating=rating, card_before={"state": state},
+    )  # fmt: skip
+    Answer.objects.filter(pk=row.pk).update(created_at=at)
+
+
+def test_stats_match_a_hand_count():
+    user = UserFactory(timezone="UTC", day_starts_at_hour=0, new_cards_per_day=5)
+    now = timezone.now().replace(hour=12, minute=0, second=0, microsecond=0)
+    q1, q2, q3 = QuestionFactory.create_batch(3)
+    QuestionFactory.create_batch(2)  # never seen
+    for days_ago in (0, 1, 2, 4):  # a streak of three days, then a gap
+        reviewed(user, q1, at=now - timedelta(days=days_ago))
+    reviewed(user, q2, at=now - timedelta(hours=1), rating=1)  # a lapse today
+    reviewed(user, q3, at=now - timedelta(hours=2), state="new")  # introduced today
+    for question, due in ((q1, now - timedelta(days=1)), (q2, now), (q3, now + timedelta(days=3))):
+        Card.objects.create(
+            user=user, question=question, state="review", due=due, stability=10.0,
+            difficulty=5.0, last_review=now - timedelta(days=1), seed=1,
+        )  # fmt: skip
+
+    stats = learner_stats(user=user, now=now, days=7)
+
+    assert stats.reviews_today == 3
+    assert stats.streak_days == 3
+    assert stats.true_retention == pytest.approx(4 / 5)  # five review-state answers, one failed
+    assert stats.due_today == 2  # one overdue, one due now
+    assert stats.forecast[3]["due"] == 1
+    assert len(stats.forecast) == 30
+    assert stats.new_available == 2  # two unseen, four of five new left today
+    assert [d["reviews"] for d in stats.heatmap] == [0, 0, 1, 0, 1, 1, 3]
+    assert 0.9 < stats.average_retrievability < 1.0
+
+
+def test_a_new_learner_has_empty_numbers():
+    stats = learner_stats(user=UserFactory(), now=timezone.now())
+
+    assert (stats.reviews_today, stats.streak_days, stats.due_today) == (0, 0, 0)
+    assert stats.true_retention is None
+    assert stats.average_retrievability is None
+    assert len(stats.heatmap) == 365
+
+
+def test_stats_cost_the_same_for_10_cards_as_for_2000(client):
+    counts = []
+    for size in (10, 2_000):
+        user = deck(size)
+        _, key = account_services.token_create(user=user)
+        with CaptureQueriesContext(connection) as queries:
+            response = client.get(
+                "/api/v1/stats/",
+                headers={"Authorization": f"Token {key}", "X-Forwarded-Proto": "https"},
+            )
+        assert response.status_code == 200, response.content
+        assert response.json()["due_today"] == size
+        counts.append(len(queries))
+
+    assert counts[0] == counts[1], counts
