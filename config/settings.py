@@ -282,8 +282,13 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SOFT_TIME_LIMIT = env_int("CELERY_TASK_SOFT_TIME_LIMIT", 240)
 CELERY_TASK_TIME_LIMIT = env_int("CELERY_TASK_TIME_LIMIT", 300)
 # A message taken by a worker that dies comes back after this long: longer than any task runs.
+_VISIBILITY_TIMEOUT = env_int("CELERY_VISIBILITY_TIMEOUT", 3600)
 CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, Any] = {
-    "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 3600),
+    "visibility_timeout": _VISIBILITY_TIMEOUT,
+    # Workers look for such messages this often (seconds), on every look: left to the Redis
+    # transport's defaults they would look every 100 s whatever the timeout.
+    "unacked_restore_interval": max(1, min(10, _VISIBILITY_TIMEOUT // 4)),
+    "unacked_restore_throttle": 1,
     # Sending a task never keeps a request waiting long on an absent broker.
     "socket_connect_timeout": 1,
     "socket_timeout": 5,

@@ -327,3 +327,42 @@ def test_a_worker_killed_mid_send_leaves_nobody_emailed_twice_and_nobody_forgott
     recipients = Counter(message_from_bytes(path.read_bytes())["To"] for path in outbox.iterdir())
     assert recipients == Counter({user.email: 1 for user in learners})
     assert Notification.objects.filter(kind="reminder").count() == len(learners)
+
+
+@pytest.mark.skipif(
+    not CONFIGURED_BROKER.startswith("redis"),
+    reason="delivery after a visibility timeout is the Redis broker's (CI runs on Redis)",
+)
+def test_a_task_taken_by_a_worker_that_is_killed_is_delivered_again_after_the_timeout(tmp_path):
+    learner = UserFactory()
+    Notification.objects.create(
+        user=learner, kind="reminder", key="k", title="t", body="b", email=True
+    )
+    outbox = tmp_path / "mail"
+    outbox.mkdir()
+    timeout = 4
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url(),
+        "CELERY_VISIBILITY_TIMEOUT": str(timeout),
+        "EMAIL_BACKEND": "tests.support.slow_mail.EmailBackend",
+        "EMAIL_FILE_PATH": str(outbox),
+        "SLOW_MAIL_SECONDS": "120",  # the first worker is still sending when it is killed
+    }
+    log = tmp_path / "worker.log"
+    with broker(CONFIGURED_BROKER):
+        app.control.purge()
+        with worker_process(env, log) as first:
+            notification_emails_send.delay([learner.pk])
+            wait_for(lambda: "notification_emails_send" in log.read_text(), "the task taken")
+            os.killpg(first.pid, signal.SIGKILL)
+            first.wait()
+        killed = time.monotonic()
+
+        with worker_process({**env, "SLOW_MAIL_SECONDS": "0"}, log):
+            wait_for(lambda: any(outbox.iterdir()), "the task delivered again", timeout=60)
+            waited = time.monotonic() - killed
+
+    assert waited < timeout + 15, log.read_text()[-3000:]
+    assert len(list(outbox.iterdir())) == 1
+    assert Notification.objects.get(user=learner).emailed_at is not None
