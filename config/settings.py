@@ -65,6 +65,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_celery_beat",
+    "axes",
     "accounts",
     "course",
     "quizzes",
@@ -81,6 +82,9 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "config.throttles.RateLimitHeaders",
+    # Last, so it sees the sign-in that it refused and answers for it.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -136,6 +140,12 @@ else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 AUTH_USER_MODEL = "accounts.User"
+# The lockout backend comes first: a locked-out username is refused before its password is
+# checked, whichever sign-in (API or admin) it comes through.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
 PASSWORD_HASHERS = [
     "django.contrib.auth.hashers.Argon2PasswordHasher",
     "django.contrib.auth.hashers.PBKDF2PasswordHasher",
@@ -145,6 +155,8 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+    # Not a check: a saved new password ends every session and token of its user.
+    {"NAME": "accounts.passwords.SignOutEverywhere"},
 ]
 
 LANGUAGE_CODE = "en"
@@ -185,6 +197,26 @@ CSRF_COOKIE_SAMESITE = "Lax"
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Residual <noreply@residual.local>")
 
+# Proxies in front that append the client's address to X-Forwarded-For; 0 means clients
+# connect directly and the socket's address is the client's (config/clients.py).
+NUM_PROXIES = env_int("NUM_PROXIES", 0)
+if NUM_PROXIES < 0:
+    raise ImproperlyConfigured(f"NUM_PROXIES must be 0 or more, not {NUM_PROXIES}")
+
+# Failed sign-ins per username (accounts/lockout.py, django-axes), on top of the per-address
+# login throttle: this many failures within the cool-off lock the username for the cool-off.
+AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 10)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_LOCKOUT_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = ["username"]
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_USERNAME_CALLABLE = "accounts.lockout.username_of"
+AXES_CLIENT_IP_CALLABLE = "config.clients.client_address"
+AXES_LOCKOUT_CALLABLE = "accounts.lockout.locked_out_response"
+AXES_DISABLE_ACCESS_LOG = True  # no history of successful sign-ins is kept
+# axes.W006 asks for per-address lockouts too; the login throttle limits each address, and
+# locking addresses out would lock out a whole school behind one.
+SILENCED_SYSTEM_CHECKS = ["axes.W006"]
+
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "accounts.auth.TokenAuthentication",
@@ -202,14 +234,14 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "config.problems.exception_handler",
     "DEFAULT_THROTTLE_RATES": {
-        "login": os.environ.get("THROTTLE_LOGIN", "10/min"),
+        "login": os.environ.get("THROTTLE_LOGIN", "30/min"),
         "register": os.environ.get("THROTTLE_REGISTER", "20/hour"),
         "reports": os.environ.get("THROTTLE_REPORTS", "30/hour"),
         "answers": os.environ.get("THROTTLE_ANSWERS", "120/min"),
         "join": os.environ.get("THROTTLE_JOIN", "20/hour"),
     },
-    # How many proxies sit in front, so throttles key on the client's address, not the proxy's.
-    "NUM_PROXIES": env_int("NUM_PROXIES", 0) if os.environ.get("NUM_PROXIES") else None,
+    # Throttles key on config.clients.client_address, which reads NUM_PROXIES above.
+    "NUM_PROXIES": NUM_PROXIES,
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }
