@@ -239,6 +239,8 @@ REST_FRAMEWORK = {
         "reports": os.environ.get("THROTTLE_REPORTS", "30/hour"),
         "answers": os.environ.get("THROTTLE_ANSWERS", "120/min"),
         "join": os.environ.get("THROTTLE_JOIN", "20/hour"),
+        "labs-anonymous": os.environ.get("THROTTLE_LABS_ANONYMOUS", "30/min"),
+        "labs": os.environ.get("THROTTLE_LABS", "120/min"),
     },
     # Throttles key on config.clients.client_address, which reads NUM_PROXIES above.
     "NUM_PROXIES": NUM_PROXIES,
@@ -286,6 +288,9 @@ LOGGING = {
 # A 1,000-review offline sync fits comfortably; a larger body is a 413 before it is parsed.
 DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("API_MAX_BODY_BYTES", 2 * 1024 * 1024)
 CSRF_FAILURE_VIEW = "config.problems.csrf_failure"
+
+# Seconds a lab's result is kept for the same inputs.
+LABS_CACHE_SECONDS = env_int("LABS_CACHE_SECONDS", 24 * 3600)
 
 # How long a served variant may be answered, in seconds (offline reviews sync later).
 VARIANT_TOKEN_MAX_AGE = env_int("VARIANT_TOKEN_MAX_AGE", 30 * 24 * 3600)

@@ -91,6 +91,24 @@ class SimpleRateThrottle(FailOpen, throttling.SimpleRateThrottle):
     pass
 
 
+class AnonymousRateThrottle(SimpleRateThrottle):
+    """Anonymous callers, by address; a subclass names the `scope`."""
+
+    def get_cache_key(self, request: Any, view: Any) -> str | None:
+        if request.user and request.user.is_authenticated:
+            return None
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+
+class SignedInRateThrottle(SimpleRateThrottle):
+    """Signed-in callers, by user wherever they are; a subclass names the `scope`."""
+
+    def get_cache_key(self, request: Any, view: Any) -> str | None:
+        if not (request.user and request.user.is_authenticated):
+            return None
+        return self.cache_format % {"scope": self.scope, "ident": request.user.pk}
+
+
 class RateLimitHeaders:
     """Middleware: the policies that applied to a request, and what is left of each."""
 
