@@ -38,10 +38,11 @@ def username_of(request: HttpRequest, credentials: dict[str, Any] | None) -> str
 def retry_after(username: str | None, *, now: datetime | None = None) -> int:
     """Seconds until the username's lock lifts, at most the whole cool-off."""
     cool_off: timedelta = settings.AXES_COOLOFF_TIME
-    last = AccessAttempt.objects.filter(username=username).aggregate(last=Max("attempt_time"))
-    if last["last"] is None:
+    attempts = AccessAttempt.objects.filter(username=username)
+    last: datetime | None = attempts.aggregate(last=Max("attempt_time"))["last"]
+    if last is None:
         return math.ceil(cool_off.total_seconds())
-    left = last["last"] + cool_off - (now or timezone.now())
+    left: timedelta = last + cool_off - (now or timezone.now())
     return max(math.ceil(left.total_seconds()), 1)
 
 

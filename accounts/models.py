@@ -91,7 +91,7 @@ class User(AbstractUser):
         for secret in settings.SECRET_KEY_FALLBACKS:
             yield self._session_hash(secret)
 
-    def _session_hash(self, secret: str) -> str:
+    def _session_hash(self, secret: str | bytes) -> str:
         ended = self.sessions_ended_at.isoformat() if self.sessions_ended_at else ""
         return salted_hmac(
             "django.contrib.auth.models.AbstractBaseUser.get_session_auth_hash",

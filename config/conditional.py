@@ -22,8 +22,9 @@ from rest_framework.response import Response
 
 
 class ConditionalGet:
-    """A DRF view mixin: successful GETs carry an ETag (and Last-Modified when the view gives
-    one) and answer If-None-Match / If-Modified-Since with 304."""
+    """Answers conditional requests: send back the response's `ETag` as `If-None-Match` (or
+    its `Last-Modified`, where the body is the same for every caller, as `If-Modified-Since`)
+    and get a 304 with no body when nothing changed."""
 
     def last_modified(self, request: Request) -> datetime | None:
         """When the content in this response last changed, if it is the same for everyone."""

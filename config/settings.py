@@ -258,6 +258,7 @@ AXES_USERNAME_CALLABLE = "accounts.lockout.username_of"
 AXES_CLIENT_IP_CALLABLE = "config.clients.client_address"
 AXES_LOCKOUT_CALLABLE = "accounts.lockout.locked_out_response"
 AXES_DISABLE_ACCESS_LOG = True  # no history of successful sign-ins is kept
+AXES_VERBOSE = False
 # axes.W006 asks for per-address lockouts too; the login throttle limits each address, and
 # locking addresses out would lock out a whole school behind one.
 SILENCED_SYSTEM_CHECKS = ["axes.W006"]

@@ -12,7 +12,8 @@ from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from redis.exceptions import RedisError
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
@@ -43,6 +44,7 @@ def _number(text: str) -> float:
     return value + 0.0  # -0 is 0
 
 
+@extend_schema_field(OpenApiTypes.DOUBLE)
 class NumberField(serializers.CharField):
     """One number, `-0.5`, within the labs' bound."""
 
