@@ -63,6 +63,8 @@ class NumberListField(serializers.CharField):
 
     def to_internal_value(self, data: Any) -> list[float]:  # type: ignore[override]
         text = super().to_internal_value(data)
+        if len(text) > 2000:
+            raise serializers.ValidationError("At most 2,000 characters.")
         values = [_number(part) for part in text.split(",")]
         if len(values) > labs.MAX_NEURON_INPUTS:
             raise serializers.ValidationError(f"At most {labs.MAX_NEURON_INPUTS} numbers.")

@@ -149,3 +149,10 @@ def test_every_number_the_near_orthogonal_lab_takes_is_bounded(api, params, fiel
 def test_the_engine_refuses_numbers_past_its_bound_however_they_are_written():
     with pytest.raises(labs.LabInputError, match="1,000,000"):
         labs.neuron(w=[1e200], b=0, x=[1])
+
+
+def test_an_over_long_list_of_numbers_is_a_400_naming_it(api):
+    response = api.get(NEURON, params={"w": "0" * 2001, "b": "0", "x": "0"})
+
+    body = assert_problem(response, 400, field="w")
+    assert "2,000 characters" in body["detail"]
