@@ -41,8 +41,10 @@ class ConditionalGet:
         response = super().finalize_response(request, response, *args, **kwargs)  # type: ignore[misc]
         if request.method == "GET" and 200 <= response.status_code < 300:
             patch_vary_headers(response, ("Authorization", "Cookie"))
-            signed_in = bool(getattr(request.user, "is_authenticated", False))
-            patch_cache_control(response, no_cache=True, private=signed_in or None)
+            if getattr(request.user, "is_authenticated", False):
+                patch_cache_control(response, no_cache=True, private=True)
+            else:
+                patch_cache_control(response, no_cache=True)
             modified = self.last_modified(request)
             if modified is not None:
                 response["Last-Modified"] = http_date(modified.timestamp())
