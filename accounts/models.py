@@ -1,9 +1,12 @@
+from collections.abc import Iterator
 from zoneinfo import available_timezones
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils import timezone
+from django.utils.crypto import salted_hmac
 
 
 def validate_timezone(value: str) -> None:
@@ -58,6 +61,9 @@ class User(AbstractUser):
     scheduler_checked_at = models.DateTimeField(null=True, blank=True, editable=False)
     # The learner's local date of their last due-review reminder: at most one a day.
     reminded_on = models.DateField(null=True, blank=True, editable=False)
+    # When the user was last signed out everywhere (sign-out of every device, or a new
+    # password): browser sessions signed in before then no longer work.
+    sessions_ended_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     class Meta:
         constraints = [
@@ -74,6 +80,25 @@ class User(AbstractUser):
     @property
     def is_pro(self) -> bool:
         return self.plan == self.Plan.PRO
+
+    # A session carries this hash and is refused once it stops matching. Django's hashes the
+    # password alone; adding when the user was signed out everywhere ends every session at
+    # once, without finding them. Users never signed out everywhere keep Django's hash.
+    def get_session_auth_hash(self) -> str:
+        return self._session_hash(settings.SECRET_KEY)
+
+    def get_session_auth_fallback_hash(self) -> Iterator[str]:
+        for secret in settings.SECRET_KEY_FALLBACKS:
+            yield self._session_hash(secret)
+
+    def _session_hash(self, secret: str | bytes) -> str:
+        ended = self.sessions_ended_at.isoformat() if self.sessions_ended_at else ""
+        return salted_hmac(
+            "django.contrib.auth.models.AbstractBaseUser.get_session_auth_hash",
+            self.password + ended,
+            secret=secret,
+            algorithm="sha256",
+        ).hexdigest()
 
 
 class Notification(models.Model):

@@ -12,43 +12,75 @@ from accounts.services import SETTINGS_FIELDS
 
 
 def user_export(*, user: User) -> dict[str, Any]:
-    """Everything the service holds about `user`, as plain JSON-ready values."""
-    profile = {
+    """Everything the service holds about `user`, as plain JSON-ready values: one key per
+    section registered in `accounts.exports`."""
+    data: dict[str, Any] = {"exported_at": timezone.now().isoformat()}
+    for name, section in sorted(exports.sections().items()):
+        data[name] = section(user)
+    return data
+
+
+def _iso(moment: Any) -> str | None:
+    return moment.isoformat() if moment is not None else None
+
+
+def export_profile(user: User) -> dict[str, Any]:
+    """The account itself: every field but the password's hash."""
+    return {
         "id": user.pk,
         "username": user.username,
         "email": user.email,
         "first_name": user.first_name,
         "last_name": user.last_name,
         "plan": user.plan,
+        "is_active": user.is_active,
+        "is_staff": user.is_staff,
+        "is_superuser": user.is_superuser,
+        "groups": sorted(user.groups.values_list("name", flat=True)),
+        "user_permissions": sorted(
+            f"{app}.{codename}"
+            for app, codename in user.user_permissions.values_list(
+                "content_type__app_label", "codename"
+            )
+        ),
         "date_joined": user.date_joined.isoformat(),
-        "last_login": user.last_login.isoformat() if user.last_login else None,
+        "last_login": _iso(user.last_login),
+        "sessions_ended_at": _iso(user.sessions_ended_at),
         "settings": {field: getattr(user, field) for field in SETTINGS_FIELDS if field != "email"},
+        "scheduler": {
+            "parameters": user.scheduler_parameters,
+            "fitted_at": _iso(user.scheduler_fitted_at),
+            "checked_at": _iso(user.scheduler_checked_at),
+        },
+        "reminders": {
+            "reminder_hour": user.reminder_hour,
+            "email_reminders": user.email_reminders,
+            "reminded_on": _iso(user.reminded_on),
+        },
     }
-    tokens = [
-        {"created": t.created.isoformat(), "expiry": t.expiry.isoformat() if t.expiry else None}
+
+
+def export_tokens(user: User) -> list[dict[str, Any]]:
+    """The user's devices: when each token was made and when it expires, never the token."""
+    return [
+        {"created": t.created.isoformat(), "expiry": _iso(t.expiry)}
         for t in AuthToken.objects.filter(user=user).order_by("created")
     ]
-    notifications = [
+
+
+def export_notifications(user: User) -> list[dict[str, Any]]:
+    return [
         {
             "kind": n.kind,
             "title": n.title,
             "body": n.body,
             "data": n.data,
             "created_at": n.created_at.isoformat(),
-            "emailed_at": n.emailed_at.isoformat() if n.emailed_at else None,
-            "read_at": n.read_at.isoformat() if n.read_at else None,
+            "emailed_at": _iso(n.emailed_at),
+            "read_at": _iso(n.read_at),
         }
         for n in notifications_of(user=user).order_by("created_at", "pk")
     ]
-    data: dict[str, Any] = {
-        "exported_at": timezone.now().isoformat(),
-        "profile": profile,
-        "tokens": tokens,
-        "notifications": notifications,
-    }
-    for name, section in sorted(exports.sections().items()):
-        data[name] = section(user)
-    return data
 
 
 def notifications_of(*, user: User) -> QuerySet[Notification]:

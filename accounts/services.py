@@ -55,6 +55,24 @@ def tokens_revoke_all(*, user: User) -> int:
     return int(deleted)
 
 
+@transaction.atomic
+def user_sign_out_everywhere(*, user: User, now: datetime | None = None) -> None:
+    """Ends every device token and every browser session of the user."""
+    tokens_revoke_all(user=user)
+    user.sessions_ended_at = now or timezone.now()
+    # An update, not save(): this runs inside the save of a new password, which would
+    # otherwise report the password changed again.
+    User.objects.filter(pk=user.pk).update(sessions_ended_at=user.sessions_ended_at)
+
+
+def user_password_change(*, user: User, password: str) -> None:
+    """Sets a new password; saving it signs the user out everywhere
+    (`accounts.passwords.SignOutEverywhere`), as every other way of changing it does."""
+    password_validation.validate_password(password, user)
+    user.set_password(password)
+    user.save(update_fields=["password"])
+
+
 def user_update_settings(*, user: User, **changes: Any) -> User:
     unknown = set(changes) - set(SETTINGS_FIELDS)
     if unknown:

@@ -9,5 +9,9 @@ class ClassroomsConfig(AppConfig):
         from accounts import exports
         from classrooms import selectors
 
-        exports.register("classrooms_taught", selectors.export_classrooms_taught)
-        exports.register("classroom_memberships", selectors.export_memberships)
+        exports.register(
+            "classrooms_taught", selectors.export_classrooms_taught, models=["classrooms.Classroom"]
+        )
+        exports.register(
+            "classroom_memberships", selectors.export_memberships, models=["classrooms.Membership"]
+        )

@@ -14,8 +14,10 @@ from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.urls import Resolver404, resolve
 from django.views import defaults
 from django.views.csrf import csrf_failure as django_csrf_failure
+from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions
 from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
@@ -199,9 +201,23 @@ def _is_api(request: HttpRequest) -> bool:
     return request.path.startswith("/api/")
 
 
+def _with_slash(path: str) -> str | None:
+    """`path` with a trailing slash, when that is an endpoint."""
+    if path.endswith("/"):
+        return None
+    try:
+        match = resolve(path + "/")
+    except Resolver404:
+        return None
+    return None if match.func is api_not_found else path + "/"
+
+
 def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     if _is_api(request):
+        right = _with_slash(request.path)
         hint = "" if request.path.endswith("/") else " API paths end in '/'."
+        if right:
+            hint = f" Did you mean {right}? API paths end in '/'."
         return _api_problem(
             status_code=404,
             slug="not-found",
@@ -211,8 +227,10 @@ def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpR
     return defaults.page_not_found(request, exception)  # type: ignore[arg-type]
 
 
+@csrf_exempt
 def api_not_found(request: HttpRequest, unmatched: str = "") -> HttpResponse:
-    """The last API route: unknown paths are problem documents, with DEBUG on or off."""
+    """The last API route: unknown paths are problem documents, with DEBUG on or off. Exempt
+    from CSRF, so a POST to a path missing its slash learns the right path, not a CSRF error."""
     return not_found(request)
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import dj_database_url
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -51,12 +52,37 @@ SECRET_KEY = os.environ.get("SECRET_KEY") or "django-insecure-residual-developme
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "testserver"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
+# Browser apps served from other origins call the API with a token (no cookies cross-site);
+# none is allowed unless listed.
+CORS_ALLOWED_ORIGINS = env_list("CORS_ALLOWED_ORIGINS", [])
+CORS_URLS_REGEX = r"^/api/.*$"
+CORS_ALLOW_CREDENTIALS = False
+CORS_ALLOW_HEADERS = (
+    "accept",
+    "authorization",
+    "content-type",
+    "idempotency-key",
+    "if-modified-since",
+    "if-none-match",
+)
+CORS_EXPOSE_HEADERS = (
+    "etag",
+    "last-modified",
+    "retry-after",
+    "ratelimit",
+    "ratelimit-policy",
+    "idempotent-replayed",
+    "content-disposition",
+)
+CORS_PREFLIGHT_MAX_AGE = 3600
+
 INSTALLED_APPS = [
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
     "django.contrib.messages",
+    "corsheaders",
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
@@ -65,6 +91,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_celery_beat",
+    "axes",
     "accounts",
     "course",
     "quizzes",
@@ -74,13 +101,18 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "corsheaders.middleware.CorsMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "config.throttles.RateLimitHeaders",
+    # Last, so it sees the sign-in that it refused and answers for it.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -89,7 +121,7 @@ WSGI_APPLICATION = "config.wsgi.application"
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [],
+        "DIRS": [BASE_DIR / "config" / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [
@@ -136,6 +168,12 @@ else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 AUTH_USER_MODEL = "accounts.User"
+# The lockout backend comes first: a locked-out username is refused before its password is
+# checked, whichever sign-in (API or admin) it comes through.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
 PASSWORD_HASHERS = [
     "django.contrib.auth.hashers.Argon2PasswordHasher",
     "django.contrib.auth.hashers.PBKDF2PasswordHasher",
@@ -145,6 +183,8 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+    # Not a check: a saved new password ends every session and token of its user.
+    {"NAME": "accounts.passwords.SignOutEverywhere"},
 ]
 
 LANGUAGE_CODE = "en"
@@ -160,6 +200,7 @@ STORAGES = {
     # ran collectstatic (tests, the embedded default) still serves the admin and the API docs.
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
 }
+STATICFILES_DIRS = [BASE_DIR / "config" / "static"]
 # The API docs' assets are found in the installed apps without a collectstatic step.
 WHITENOISE_USE_FINDERS = True
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -178,12 +219,49 @@ SECURE_HSTS_PRELOAD = True
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
+# Every page (admin, API docs, the web app) runs scripts and styles from this site only: no
+# inline script, no other origin. JSON responses carry it too, harmlessly.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],  # Swagger UI's icons are data: URLs in its stylesheet
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
 CSRF_COOKIE_SAMESITE = "Lax"
 
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Residual <noreply@residual.local>")
+
+# Proxies in front that append the client's address to X-Forwarded-For; 0 means clients
+# connect directly and the socket's address is the client's (config/clients.py).
+NUM_PROXIES = env_int("NUM_PROXIES", 0)
+if NUM_PROXIES < 0:
+    raise ImproperlyConfigured(f"NUM_PROXIES must be 0 or more, not {NUM_PROXIES}")
+
+# Failed sign-ins per username (accounts/lockout.py, django-axes), on top of the per-address
+# login throttle: this many failures within the cool-off lock the username for the cool-off.
+AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 10)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_LOCKOUT_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = ["username"]
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_USERNAME_CALLABLE = "accounts.lockout.username_of"
+AXES_CLIENT_IP_CALLABLE = "config.clients.client_address"
+AXES_LOCKOUT_CALLABLE = "accounts.lockout.locked_out_response"
+AXES_DISABLE_ACCESS_LOG = True  # no history of successful sign-ins is kept
+AXES_VERBOSE = False
+# axes.W006 asks for per-address lockouts too; the login throttle limits each address, and
+# locking addresses out would lock out a whole school behind one.
+SILENCED_SYSTEM_CHECKS = ["axes.W006"]
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -202,14 +280,16 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "config.problems.exception_handler",
     "DEFAULT_THROTTLE_RATES": {
-        "login": os.environ.get("THROTTLE_LOGIN", "10/min"),
+        "login": os.environ.get("THROTTLE_LOGIN", "30/min"),
         "register": os.environ.get("THROTTLE_REGISTER", "20/hour"),
         "reports": os.environ.get("THROTTLE_REPORTS", "30/hour"),
         "answers": os.environ.get("THROTTLE_ANSWERS", "120/min"),
         "join": os.environ.get("THROTTLE_JOIN", "20/hour"),
+        "labs-anonymous": os.environ.get("THROTTLE_LABS_ANONYMOUS", "30/min"),
+        "labs": os.environ.get("THROTTLE_LABS", "120/min"),
     },
-    # How many proxies sit in front, so throttles key on the client's address, not the proxy's.
-    "NUM_PROXIES": env_int("NUM_PROXIES", 0) if os.environ.get("NUM_PROXIES") else None,
+    # Throttles key on config.clients.client_address, which reads NUM_PROXIES above.
+    "NUM_PROXIES": NUM_PROXIES,
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }
@@ -254,6 +334,9 @@ LOGGING = {
 # A 1,000-review offline sync fits comfortably; a larger body is a 413 before it is parsed.
 DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("API_MAX_BODY_BYTES", 2 * 1024 * 1024)
 CSRF_FAILURE_VIEW = "config.problems.csrf_failure"
+
+# Seconds a lab's result is kept for the same inputs.
+LABS_CACHE_SECONDS = env_int("LABS_CACHE_SECONDS", 24 * 3600)
 
 # How long a served variant may be answered, in seconds (offline reviews sync later).
 VARIANT_TOKEN_MAX_AGE = env_int("VARIANT_TOKEN_MAX_AGE", 30 * 24 * 3600)

@@ -9,5 +9,7 @@ class CourseConfig(AppConfig):
         from accounts import exports
         from course import selectors
 
-        exports.register("lesson_progress", selectors.export_lesson_progress)
-        exports.register("reports", selectors.export_reports)
+        exports.register(
+            "lesson_progress", selectors.export_lesson_progress, models=["course.LessonProgress"]
+        )
+        exports.register("reports", selectors.export_reports, models=["course.Report"])

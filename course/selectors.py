@@ -4,10 +4,11 @@ number of queries, however many lessons, sections or terms there are."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from django.apps import apps
-from django.db.models import Count, Prefetch, Q, QuerySet
+from django.db.models import Count, Max, Prefetch, Q, QuerySet
 
 from accounts.models import User
 from course.models import Access, Course, GlossaryTerm, Lesson, LessonProgress, Report, Section
@@ -40,6 +41,19 @@ def course_list() -> QuerySet[Course]:
         .annotate(lesson_count=Count("lessons", filter=Q(lessons__archived_at__isnull=True)))
         .order_by("title", "pk")
     )
+
+
+def content_changed_at() -> datetime | None:
+    """When any course, lesson or question last changed, archived ones included, in one
+    query. Loading content marks a lesson changed when its sections, terms or prerequisites
+    do, a course when its glossary does, and a question when its choices do."""
+    times = Course.objects.aggregate(
+        course=Max("updated_at"),
+        lesson=Max("lessons__updated_at"),
+        question=Max("lessons__questions__updated_at"),
+    )
+    known = [moment for moment in times.values() if moment is not None]
+    return max(known, default=None)
 
 
 def live_lesson(*, slug: str) -> Lesson | None:

@@ -21,7 +21,40 @@ from engine.counting import ModelShape, ParameterCount, count_parameters
 
 Activation = Literal["relu", "gelu"]
 MAX_NEURON_INPUTS = 64
-MAX_DIMS, MAX_VECTORS, MAX_CELLS = 10_000, 1_000, 2_000_000
+# Every number a lab takes is bounded, so no product or sum overflows a float.
+MAX_MAGNITUDE = 1_000_000
+
+# The near-orthogonal lab is bounded by the work it does, not by each input alone, counted in
+# multiply-adds: drawing one random number costs about DRAW_COST of them, and each pair one
+# dot product of `dims` terms plus about PAIR_COST to make it an angle and count it. The
+# budget keeps a request to a few tens of milliseconds; at GPT-3's width (12,288) it allows
+# 122 vectors.
+WORK_BUDGET = 250_000_000
+DRAW_COST, PAIR_COST = 100, 1_000
+MIN_DIMS, MAX_DIMS = 2, 100_000
+
+
+def near_orthogonal_work(dims: int, vectors: int) -> int:
+    """The work of comparing `vectors` random directions in `dims` dimensions."""
+    pairs = vectors * (vectors - 1) // 2
+    return DRAW_COST * vectors * dims + pairs * (dims + PAIR_COST)
+
+
+def max_vectors(dims: int) -> int:
+    """The most vectors within the work budget at `dims` dimensions."""
+    low, high = 2, 2
+    while near_orthogonal_work(dims, high * 2) <= WORK_BUDGET:
+        high *= 2
+    high *= 2
+    while high - low > 1:
+        middle = (low + high) // 2
+        low, high = (
+            (middle, high) if near_orthogonal_work(dims, middle) <= WORK_BUDGET else (low, middle)
+        )
+    return low
+
+
+MAX_VECTORS = max_vectors(MIN_DIMS)
 
 
 class LabInputError(ValueError):
@@ -41,6 +74,12 @@ def _exact(value: float | int | str | Fraction | Decimal, name: str) -> Fraction
         return exact_fraction(value) if isinstance(value, float) else Fraction(value)
     except (ValueError, TypeError, OverflowError):
         raise LabInputError(f"{name} must be a finite number") from None
+
+
+def _bounded(value: Fraction, name: str) -> Fraction:
+    if abs(value) > MAX_MAGNITUDE:
+        raise LabInputError(f"{name} must be from -{MAX_MAGNITUDE:,} to {MAX_MAGNITUDE:,}")
+    return value
 
 
 @dataclass(frozen=True)
@@ -82,9 +121,9 @@ def neuron(
         raise LabInputError("w and x need the same number of entries, at least one")
     if len(w) > MAX_NEURON_INPUTS:
         raise LabInputError(f"at most {MAX_NEURON_INPUTS} inputs")
-    weights = [_exact(v, "w") for v in w]
-    inputs = [_exact(v, "x") for v in x]
-    bias = _exact(b, "b")
+    weights = [_bounded(_exact(v, "w"), "w") for v in w]
+    inputs = [_bounded(_exact(v, "x"), "x") for v in x]
+    bias = _bounded(_exact(b, "b"), "b")
     products = [a * c for a, c in zip(weights, inputs, strict=True)]
     total = sum(products, Fraction(0))
     z = total + bias
@@ -132,6 +171,15 @@ def parameters(
         final_norm=norms,
     )
     return count_parameters(shape)
+
+
+def over_budget(dims: int, vectors: int) -> str:
+    """Why a near-orthogonal request is refused, and what would fit."""
+    return (
+        f"vectors: {vectors:,} vectors in {dims:,} dimensions is more work than one request "
+        f"may do ({DRAW_COST} × dims × vectors + (dims + {PAIR_COST:,}) × pairs must be at most "
+        f"{WORK_BUDGET:,}); at {dims:,} dimensions, use at most {max_vectors(dims):,} vectors"
+    )
 
 
 @dataclass(frozen=True)
@@ -183,12 +231,12 @@ def near_orthogonal(
     `rng` is a numpy Generator, or a seed for one; nothing here touches global randomness.
     Bins split 0° to 180° evenly.
     """
-    if isinstance(dims, bool) or not isinstance(dims, int) or not 2 <= dims <= MAX_DIMS:
-        raise LabInputError(f"dims must be a whole number from 2 to {MAX_DIMS:,}")
-    if isinstance(vectors, bool) or not isinstance(vectors, int) or not 2 <= vectors <= MAX_VECTORS:
-        raise LabInputError(f"vectors must be a whole number from 2 to {MAX_VECTORS:,}")
-    if dims * vectors > MAX_CELLS:
-        raise LabInputError(f"dims times vectors must be at most {MAX_CELLS:,}")
+    if isinstance(dims, bool) or not isinstance(dims, int) or not MIN_DIMS <= dims <= MAX_DIMS:
+        raise LabInputError(f"dims must be a whole number from {MIN_DIMS} to {MAX_DIMS:,}")
+    if isinstance(vectors, bool) or not isinstance(vectors, int) or vectors < 2:
+        raise LabInputError("vectors must be a whole number, at least 2")
+    if near_orthogonal_work(dims, vectors) > WORK_BUDGET:
+        raise LabInputError(over_budget(dims, vectors))
     if not 1 <= bins <= 360:
         raise LabInputError("bins must be from 1 to 360")
     generator = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)

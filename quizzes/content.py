@@ -22,7 +22,7 @@ from rest_framework import serializers
 from course import markdown
 from course.content.files import CourseData, Reader
 from course.content.schema import StrictSerializer, slug_field
-from course.content.sync import Changes, archive, upsert
+from course.content.sync import Changes, archive, touch, upsert
 from course.models import Lesson
 from engine import FAMILIES, Interval, Mistake, Tolerance
 from engine.answer_key import exact_fraction, matches
@@ -236,6 +236,7 @@ class QuestionBank:
                 values["version"] = row.version + 1
             question = upsert(Question, existing, fields["key"], values, changes, "question")
             kept.add(question.key)
+            before_choices = changes.changed_count
             for position, choice in enumerate(choices, start=1):
                 kept_choices.add((question.pk, position))
                 upsert(
@@ -253,10 +254,13 @@ class QuestionBank:
                     changes,
                     "choice",
                 )
+            if changes.changed_count > before_choices:
+                touch(question, now)  # choices keep no change time of their own
         gone_choices = [c for k, c in existing_choices.items() if k not in kept_choices]
         for choice in gone_choices:
             choice.delete()  # choices have no history of their own; answers keep their ids
             changes.note("choice", "archived")
+        Question.objects.filter(pk__in={c.question_id for c in gone_choices}).update(updated_at=now)
         archive((q for k, q in existing.items() if k not in kept), now, changes, "question")
         if changes.changed:
             # Courses and lessons are synced first, so this covers their changes too.

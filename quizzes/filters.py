@@ -5,7 +5,7 @@ from typing import Any
 import django_filters
 from django.db.models import Q, QuerySet
 
-from config.filtering import StrictFilterSet
+from config.filtering import StrictFilterSet, UpdatedSinceFilter
 from engine import FAMILIES
 from quizzes.models import Question
 
@@ -25,6 +25,7 @@ class QuestionFilter(StrictFilterSet):
     search = django_filters.CharFilter(
         method="search_prompts", max_length=100, help_text="Words in the prompt or the key."
     )
+    updated_since = UpdatedSinceFilter(field_name="updated_at", lookup_expr="gt")
 
     class Meta:
         model = Question

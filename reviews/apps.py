@@ -9,5 +9,11 @@ class ReviewsConfig(AppConfig):
         from accounts import exports
         from reviews import selectors
 
-        exports.register("answers", selectors.export_answers)
-        exports.register("cards", selectors.export_cards)
+        exports.register("answers", selectors.export_answers, models=["reviews.Answer"])
+        exports.register("cards", selectors.export_cards, models=["reviews.Card"])
+        exports.register("deck", selectors.export_deck, models=["reviews.Deck"])
+        exports.register(
+            "stored_responses",
+            selectors.export_stored_responses,
+            models=["reviews.IdempotencyRecord"],
+        )

@@ -7,7 +7,7 @@ from typing import Any
 from django.db.models import QuerySet
 
 from accounts.models import User
-from reviews.models import Answer, Card
+from reviews.models import Answer, Card, Deck, IdempotencyRecord
 
 
 def cards_of(*, user: User) -> QuerySet[Card]:
@@ -37,6 +37,31 @@ def export_answers(user: User) -> list[dict[str, Any]]:
             "created_at": a.created_at.isoformat(),
         }
         for a in Answer.objects.filter(user=user).select_related("question").order_by("pk")
+    ]
+
+
+def export_deck(user: User) -> dict[str, Any] | None:
+    """How far the learner's new cards have been made, if they have been."""
+    deck = Deck.objects.filter(user=user).first()
+    if deck is None:
+        return None
+    return {
+        "revision": deck.revision,
+        "questions_through": deck.questions_through,
+        "built_at": deck.built_at.isoformat(),
+    }
+
+
+def export_stored_responses(user: User) -> list[dict[str, Any]]:
+    """The responses kept to answer a repeated request (its Idempotency-Key) the same way."""
+    return [
+        {
+            "key": r.key,
+            "status_code": r.status_code,
+            "response": r.body,
+            "created_at": r.created_at.isoformat(),
+        }
+        for r in IdempotencyRecord.objects.filter(user=user).order_by("pk")
     ]
 
 

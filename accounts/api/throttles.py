@@ -1,27 +1,21 @@
-import hashlib
 from typing import Any
 
 from config.throttles import SimpleRateThrottle
 
 
 class LoginThrottle(SimpleRateThrottle):
-    """Login attempts per username and client address, so guessing one account is slow."""
+    """Sign-in attempts per client address, whatever usernames it tries. Guessing one
+    account's password from many addresses is slowed by the lockout (`accounts.lockout`)."""
 
     scope = "login"
 
     def get_cache_key(self, request: Any, view: Any) -> str:
-        username = ""
-        if isinstance(request.data, dict):
-            username = str(request.data.get("username", ""))[:150].lower()
-        # Hashed, so any text the client sends makes a safe cache key.
-        account = hashlib.sha256(username.encode()).hexdigest()[:32]
-        return self.cache_format % {
-            "scope": self.scope,
-            "ident": f"{self.get_ident(request)}:{account}",
-        }
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
 
 
 class RegisterThrottle(SimpleRateThrottle):
+    """Sign-ups per client address."""
+
     scope = "register"
 
     def get_cache_key(self, request: Any, view: Any) -> str:

@@ -95,9 +95,13 @@ class LogoutView(APIView):
 class LogoutAllView(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=None, responses={204: None}, summary="Revoke every token of the caller")
+    @extend_schema(
+        request=None,
+        responses={204: None},
+        summary="Sign out everywhere: every token and every browser session of the caller",
+    )
     def post(self, request: Request) -> Response:
-        services.tokens_revoke_all(user=request.user)
+        services.user_sign_out_everywhere(user=request.user)
         logout(request._request)
         return Response(status=status.HTTP_204_NO_CONTENT)
 

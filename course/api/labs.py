@@ -1,10 +1,20 @@
-"""The lessons' interactive demos, computed by the engine. Open to everyone, inputs bounded."""
+"""The lessons' interactive demos, computed by the engine. Open to everyone: every input is
+bounded, the near-orthogonal lab by the work a request may do, results are cached by their
+inputs, and callers are throttled (anonymous ones by address, signed-in ones by user)."""
 
+import hashlib
+import json
+import logging
 import math
 import secrets
+from collections.abc import Callable
 from typing import Any
 
-from drf_spectacular.utils import extend_schema
+from django.conf import settings
+from django.core.cache import cache
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema, extend_schema_field
+from redis.exceptions import RedisError
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -13,11 +23,40 @@ from rest_framework.views import APIView
 
 from config.fields import QuerySerializer
 from config.problems import Problem
+from config.throttles import AnonymousRateThrottle, SignedInRateThrottle
 from engine import labs
+
+logger = logging.getLogger(__name__)
+
+
+def _number(text: str) -> float:
+    """One finite number within the labs' bound, or why not."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise serializers.ValidationError(
+            f"'{text.strip()}' is not a number; separate numbers with commas."
+        ) from None
+    if not math.isfinite(value) or abs(value) > labs.MAX_MAGNITUDE:
+        raise serializers.ValidationError(
+            f"Each number must be from -{labs.MAX_MAGNITUDE:,} to {labs.MAX_MAGNITUDE:,}."
+        )
+    return value + 0.0  # -0 is 0
+
+
+@extend_schema_field(OpenApiTypes.DOUBLE)
+class NumberField(serializers.CharField):
+    """One number, `-0.5`, within the labs' bound."""
+
+    def to_internal_value(self, data: Any) -> float:  # type: ignore[override]
+        text = super().to_internal_value(data)
+        if len(text) > 100:
+            raise serializers.ValidationError("At most 100 characters.")
+        return _number(text)
 
 
 class NumberListField(serializers.CharField):
-    """`1,0.5,-2` as a list of finite numbers."""
+    """`1,0.5,-2` as a list of numbers within the labs' bound."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(max_length=2000, **kwargs)
@@ -26,17 +65,7 @@ class NumberListField(serializers.CharField):
         text = super().to_internal_value(data)
         if len(text) > 2000:
             raise serializers.ValidationError("At most 2,000 characters.")
-        values = []
-        for part in text.split(","):
-            try:
-                value = float(part)
-            except ValueError:
-                raise serializers.ValidationError(
-                    f"'{part.strip()}' is not a number; separate numbers with commas."
-                ) from None
-            if not math.isfinite(value):
-                raise serializers.ValidationError("Numbers must be finite.")
-            values.append(value)
+        values = [_number(part) for part in text.split(",")]
         if len(values) > labs.MAX_NEURON_INPUTS:
             raise serializers.ValidationError(f"At most {labs.MAX_NEURON_INPUTS} numbers.")
         return values
@@ -44,7 +73,7 @@ class NumberListField(serializers.CharField):
 
 class NeuronQuery(QuerySerializer):
     w = NumberListField(help_text="The weights, comma-separated, e.g. 1,1,0.")
-    b = serializers.FloatField(help_text="The bias.")
+    b = NumberField(help_text="The bias.")
     x = NumberListField(help_text="The inputs, comma-separated, as many as the weights.")
     activation = serializers.ChoiceField(choices=["relu", "gelu"], default="relu")
 
@@ -70,14 +99,30 @@ class ParametersQuery(QuerySerializer):
 
 
 class NearOrthogonalQuery(QuerySerializer):
-    dims = serializers.IntegerField(min_value=2, max_value=labs.MAX_DIMS, default=100)
-    vectors = serializers.IntegerField(min_value=2, max_value=labs.MAX_VECTORS, default=200)
+    dims = serializers.IntegerField(min_value=labs.MIN_DIMS, max_value=labs.MAX_DIMS, default=100)
+    vectors = serializers.IntegerField(
+        min_value=2,
+        max_value=labs.MAX_VECTORS,
+        required=False,
+        help_text="How many random directions: 200, or as many as fit, when left out. Fewer "
+        f"fit at more dimensions: a request's work must stay within {labs.WORK_BUDGET:,} "
+        f"(12,288 dimensions allow {labs.max_vectors(12_288)} vectors).",
+    )
     seed = serializers.IntegerField(min_value=0, max_value=2**63 - 1, required=False)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        if attrs["dims"] * attrs["vectors"] > labs.MAX_CELLS:
-            raise serializers.ValidationError(
-                {"vectors": [f"dims times vectors must be at most {labs.MAX_CELLS:,}."]}
+        attrs.setdefault("vectors", min(200, labs.max_vectors(attrs["dims"])))
+        if labs.near_orthogonal_work(attrs["dims"], attrs["vectors"]) > labs.WORK_BUDGET:
+            message = labs.over_budget(attrs["dims"], attrs["vectors"]).removeprefix("vectors: ")
+            raise Problem(
+                status_code=400,
+                slug="validation-error",
+                title="The request has invalid fields",
+                detail=message,
+                errors=[
+                    {"field": name, "code": "over_work_budget", "message": message}
+                    for name in ("dims", "vectors")
+                ],
             )
         return attrs
 
@@ -115,12 +160,42 @@ def _checked(serializer: serializers.Serializer[Any]) -> dict[str, Any]:
 
 
 def _lab_problem(error: labs.LabInputError) -> Problem:
-    # The engine's messages start with the input's name ("dims must be ...").
-    return Problem.invalid(field=str(error).split()[0], code="invalid", message=str(error))
+    # The engine's messages start with the input's name ("dims must be ...", "w: ...").
+    field = str(error).split()[0].rstrip(":")
+    return Problem.invalid(field=field, code="invalid", message=str(error))
+
+
+def _cached(lab: str, inputs: dict[str, Any], compute: Callable[[], dict[str, Any]]) -> Any:
+    """The lab's result for these inputs, computed once per `LABS_CACHE_SECONDS`; a cache
+    that cannot be reached is a miss."""
+    normal = json.dumps(inputs, sort_keys=True, separators=(",", ":"))
+    key = f"lab:{lab}:{hashlib.sha256(normal.encode()).hexdigest()}"
+    try:
+        hit = cache.get(key)
+    except (RedisError, OSError):
+        logger.warning("lab cache unreachable; computing", exc_info=True)
+        hit = None
+    if hit is not None:
+        return hit
+    result = compute()
+    try:
+        cache.set(key, result, settings.LABS_CACHE_SECONDS)
+    except (RedisError, OSError):
+        logger.warning("lab cache unreachable; result not kept", exc_info=True)
+    return result
+
+
+class AnonymousLabThrottle(AnonymousRateThrottle):
+    scope = "labs-anonymous"
+
+
+class SignedInLabThrottle(SignedInRateThrottle):
+    scope = "labs"
 
 
 class LabView(APIView):
     permission_classes = [AllowAny]
+    throttle_classes = [AnonymousLabThrottle, SignedInLabThrottle]
 
 
 class NeuronLabView(LabView):
@@ -129,11 +204,14 @@ class NeuronLabView(LabView):
     )
     def get(self, request: Request) -> Response:
         query = _checked(NeuronQuery(data=request.query_params))
-        try:
-            steps = labs.neuron(**query)
-        except labs.LabInputError as error:
-            raise _lab_problem(error) from None
-        return Response(steps.to_dict())
+
+        def compute() -> dict[str, Any]:
+            try:
+                return labs.neuron(**query).to_dict()
+            except labs.LabInputError as error:
+                raise _lab_problem(error) from None
+
+        return Response(_cached("neuron", query, compute))
 
 
 class ParametersLabView(LabView):
@@ -144,11 +222,14 @@ class ParametersLabView(LabView):
     )
     def get(self, request: Request) -> Response:
         query = _checked(ParametersQuery(data=request.query_params))
-        try:
-            counted = labs.parameters(**query)
-        except labs.LabInputError as error:
-            raise _lab_problem(error) from None
-        return Response(counted.to_dict())
+
+        def compute() -> dict[str, Any]:
+            try:
+                return labs.parameters(**query).to_dict()
+            except labs.LabInputError as error:
+                raise _lab_problem(error) from None
+
+        return Response(_cached("parameters", query, compute))
 
 
 class NearOrthogonalLabView(LabView):
@@ -159,10 +240,16 @@ class NearOrthogonalLabView(LabView):
     )
     def get(self, request: Request) -> Response:
         query = _checked(NearOrthogonalQuery(data=request.query_params))
-        seed = query.pop("seed", None)
-        seed = secrets.randbelow(2**63) if seed is None else seed
-        try:
-            histogram = labs.near_orthogonal(rng=seed, **query)
-        except labs.LabInputError as error:
-            raise _lab_problem(error) from None
-        return Response({**histogram.to_dict(), "seed": seed})
+        # Without a seed, a fresh draw; kept under the seed it was given, so asking for that
+        # seed again is served from the cache.
+        query.setdefault("seed", secrets.randbelow(2**63))
+
+        def compute() -> dict[str, Any]:
+            inputs = {name: value for name, value in query.items() if name != "seed"}
+            try:
+                histogram = labs.near_orthogonal(rng=query["seed"], **inputs)
+            except labs.LabInputError as error:
+                raise _lab_problem(error) from None
+            return {**histogram.to_dict(), "seed": query["seed"]}
+
+        return Response(_cached("near-orthogonal", query, compute))

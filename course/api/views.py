@@ -1,3 +1,4 @@
+from datetime import datetime
 from typing import Any
 
 from django.utils import timezone
@@ -8,6 +9,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.conditional import ConditionalGet, shared_when_anonymous
 from config.problems import Problem
 from config.throttles import ScopedRateThrottle
 from course import selectors, services
@@ -19,20 +21,27 @@ from course.api.serializers import (
     LessonProgressSerializer,
     ReportSerializer,
 )
-from course.filters import GlossaryFilter
+from course.filters import CourseFilter, GlossaryFilter
 from course.models import Course, Lesson
 
 
-class CourseListView(generics.ListAPIView[Course]):
+class CourseListView(ConditionalGet, generics.ListAPIView[Course]):
     permission_classes = [AllowAny]
     serializer_class = CourseSummarySerializer
+    filterset_class = CourseFilter
 
     def get_queryset(self) -> Any:
         return selectors.course_list()
 
+    def last_modified(self, request: Request) -> datetime | None:
+        return selectors.content_changed_at()  # the same list for everyone
 
-class CourseDetailView(APIView):
+
+class CourseDetailView(ConditionalGet, APIView):
     permission_classes = [AllowAny]
+
+    def last_modified(self, request: Request) -> datetime | None:
+        return shared_when_anonymous(request, selectors.content_changed_at)
 
     @extend_schema(responses={200: CourseDetailSerializer}, summary="A course and its lessons")
     def get(self, request: Request, slug: str) -> Response:
@@ -43,8 +52,11 @@ class CourseDetailView(APIView):
         return Response(CourseDetailSerializer(course, context={"request": request}).data)
 
 
-class LessonDetailView(APIView):
+class LessonDetailView(ConditionalGet, APIView):
     permission_classes = [AllowAny]
+
+    def last_modified(self, request: Request) -> datetime | None:
+        return shared_when_anonymous(request, selectors.content_changed_at)
 
     @extend_schema(
         responses={200: LessonDetailSerializer},
@@ -85,13 +97,16 @@ class LessonCompleteView(APIView):
 
 
 @extend_schema(summary="Glossary terms, searchable")
-class GlossaryView(generics.ListAPIView[Any]):
+class GlossaryView(ConditionalGet, generics.ListAPIView[Any]):
     permission_classes = [AllowAny]
     serializer_class = GlossaryTermSerializer
     filterset_class = GlossaryFilter
 
     def get_queryset(self) -> Any:
         return selectors.glossary_terms()
+
+    def last_modified(self, request: Request) -> datetime | None:
+        return selectors.content_changed_at()  # the same terms for everyone
 
 
 class ReportCreateView(APIView):

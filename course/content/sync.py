@@ -49,6 +49,19 @@ class Changes:
         return "\n".join(lines)
 
 
+def _with_change_time(model: type[models.Model], fields: list[str]) -> list[str]:
+    """`fields` and, when the model keeps one, its change time: auto_now is only written when
+    named in update_fields, and apps syncing by delta go by it."""
+    names = {f.name for f in model._meta.concrete_fields}
+    return [*fields, "updated_at"] if "updated_at" in names else fields
+
+
+def touch(row: Any, now: datetime) -> None:
+    """Marks `row` changed now: something it shows (a section, a term, a choice) changed."""
+    row.updated_at = now
+    type(row)._default_manager.filter(pk=row.pk).update(updated_at=now)
+
+
 def upsert(
     model: type[models.Model],
     existing: dict[Any, Any],
@@ -67,7 +80,7 @@ def upsert(
     if changed:
         for name in changed:
             setattr(row, name, values[name])
-        row.save(update_fields=changed)
+        row.save(update_fields=_with_change_time(model, changed))
         changes.note(kind, "updated")
     else:
         changes.note(kind, "unchanged")
@@ -78,7 +91,7 @@ def archive(rows: Iterable[Any], now: datetime, changes: Changes, kind: str) -> 
     for row in rows:
         if row.archived_at is None:
             row.archived_at = now
-            row.save(update_fields=["archived_at"])
+            row.save(update_fields=_with_change_time(type(row), ["archived_at"]))
             changes.note(kind, "archived")
 
 
@@ -155,8 +168,11 @@ def content_sync(*, content: Content, now: datetime, progress: Callable[[str], N
                     "section",
                 )
             outcome = "changed" if changes.changed_count > before else "unchanged"
+            if outcome == "changed":
+                touch(lesson, now)  # its sections may have changed without the lesson row
             progress(f"[{done}/{total}] {data.slug}/{lesson.slug}: {outcome}")
 
+        before_glossary = changes.changed_count
         for term in data.glossary:
             key = (course.pk, term["slug"])
             kept_terms.add(key)
@@ -178,6 +194,8 @@ def content_sync(*, content: Content, now: datetime, progress: Callable[[str], N
                 changes,
                 "glossary term",
             )
+        if changes.changed_count > before_glossary:
+            touch(course, now)  # terms keep no change time of their own; their course does
         progress(f"{data.slug}: glossary, {len(data.glossary)} terms")
 
     # Prerequisites once every lesson row exists, compared as sets.
@@ -191,6 +209,7 @@ def content_sync(*, content: Content, now: datetime, progress: Callable[[str], N
             wanted = {lesson_rows[slug].pk for slug in lesson_data.prerequisites}
             if have.get(lesson.pk, set()) != wanted:
                 lesson.prerequisites.set(wanted)
+                touch(lesson, now)
                 if lesson.slug in existing_lessons:  # a new lesson is already counted as created
                     changes.note("lesson", "updated")
 
@@ -201,12 +220,14 @@ def content_sync(*, content: Content, now: datetime, progress: Callable[[str], N
     archive(
         (r for s, r in existing_lessons.items() if s not in kept_lessons), now, changes, "lesson"
     )
-    archive(
-        (r for k, r in existing_sections.items() if k not in kept_sections), now, changes, "section"
-    )
-    archive(
-        (r for k, r in existing_terms.items() if k not in kept_terms), now, changes, "glossary term"
-    )
+    gone_sections = [r for k, r in existing_sections.items() if k not in kept_sections]
+    archive(gone_sections, now, changes, "section")
+    for lesson_id in {r.lesson_id for r in gone_sections}:
+        Lesson.objects.filter(pk=lesson_id).update(updated_at=now)
+    gone_terms = [r for k, r in existing_terms.items() if k not in kept_terms]
+    archive(gone_terms, now, changes, "glossary term")
+    for course_id in {r.course_id for r in gone_terms}:
+        Course.objects.filter(pk=course_id).update(updated_at=now)
     for name, part in parts.registered().items():
         part.sync(content.parts[name], now=now, changes=changes, progress=progress)
     return changes

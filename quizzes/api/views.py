@@ -10,6 +10,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.conditional import ConditionalGet
 from config.problems import Problem
 from quizzes import selectors
 from quizzes.api import shapes
@@ -23,7 +24,7 @@ from quizzes.models import Question
 
 
 @extend_schema(summary="The question bank, filtered")
-class QuestionListView(generics.ListAPIView[Question]):
+class QuestionListView(ConditionalGet, generics.ListAPIView[Question]):
     permission_classes = [IsAuthenticated]
     serializer_class = QuestionSummarySerializer
     filterset_class = QuestionFilter
@@ -32,7 +33,7 @@ class QuestionListView(generics.ListAPIView[Question]):
         return selectors.question_list()
 
 
-class QuestionDetailView(APIView):
+class QuestionDetailView(ConditionalGet, APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
