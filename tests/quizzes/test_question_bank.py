@@ -10,6 +10,7 @@ import pytest
 from django.conf import settings
 from django.core.management import call_command
 
+from accounts.models import User
 from config.throttles import ScopedRateThrottle
 from engine import FAMILIES, Interval, get_family
 from engine.formatting import format_number
@@ -40,7 +41,7 @@ def bank(api, monkeypatch):
     # These tests answer hundreds of times in a minute; the per-learner limit has its own test.
     monkeypatch.setitem(ScopedRateThrottle.THROTTLE_RATES, "answers", "100000/min")
     call_command("load_content", str(settings.CONTENT_DIR), stdout=StringIO())
-    api.authenticate(UserFactory())
+    api.authenticate(UserFactory(plan=User.Plan.PRO))  # the whole bank, Pro questions included
     return Question.objects.live().prefetch_related("choices")
 
 
@@ -156,3 +157,16 @@ def test_the_lectures_check_questions_grade_as_the_lecture_says(api, bank):
     assert ask(weights.key, "8 million")["status"] == "correct"
     assert re.search(r"8,000,000", ask(weights.key, "8e6")["correct_answer"])
     assert format_number(8_000_000) == "8,000,000"
+
+
+def test_a_free_learner_gets_the_shipped_bank_without_its_pro_questions(api, bank):
+    api.authenticate(UserFactory(plan=User.Plan.FREE))
+    pro = bank.filter(section__access="pro")
+
+    listed = api.get("/api/v1/questions/", params={"page_size": 100}).json()
+    refused = [api.get(f"/api/v1/questions/{q.pk}/").status_code for q in pro]
+
+    assert pro.count() >= 10
+    assert listed["count"] == bank.count() - pro.count()
+    assert not {q["id"] for q in listed["results"]} & set(pro.values_list("pk", flat=True))
+    assert set(refused) == {403}
