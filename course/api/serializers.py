@@ -147,6 +147,7 @@ class LessonProgressSerializer(serializers.ModelSerializer[LessonProgress]):
     class Meta:
         model = LessonProgress
         fields = ("lesson", "started_at", "completed_at", "completed")
+        read_only_fields = ("started_at",)
 
     def get_completed(self, progress: LessonProgress) -> bool:
         return progress.completed_at is not None
