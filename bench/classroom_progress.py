@@ -42,7 +42,7 @@ def build() -> tuple[Any, Any]:
 
     from accounts.models import User
     from classrooms.models import Assignment, Classroom, Membership
-    from course.models import Course, Lesson, LessonProgress
+    from course.models import Course, Lesson, LessonProgress, Section
     from quizzes.models import Question
     from reviews.models import Answer, Card
 
@@ -54,10 +54,16 @@ def build() -> tuple[Any, Any]:
                minutes=10)
         for n in range(1, LESSONS + 1)
     )  # fmt: skip
+    sections = Section.objects.bulk_create(
+        Section(lesson=lesson, slug="only", position=1, title="Only", body_markdown=".",
+                body_html="<p>.</p>")
+        for lesson in lessons
+    )  # fmt: skip
     questions = Question.objects.bulk_create(
         Question(
             key=f"bench-q{n}", kind="numeric", topic="mlp", difficulty=2,
-            lesson=lessons[n % LESSONS], position=n, prompt_markdown="1 + 1?",
+            lesson=lessons[n % LESSONS], section=sections[n % LESSONS], position=n,
+            prompt_markdown="1 + 1?",
             prompt_html="<p>1 + 1?</p>", answer=2, tolerance={"kind": "exact", "amount": 0.0},
         )
         for n in range(QUESTIONS)

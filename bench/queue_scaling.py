@@ -34,15 +34,20 @@ NEW_PERCENT = 20  # of each learner's cards: made ahead for questions not review
 
 def build(connection: object) -> None:
     sql = [
-        # 100,000 numeric questions in one lesson of the loaded course.
-        """INSERT INTO quizzes_question (key, kind, topic, difficulty, lesson_id, position,
-               interview, prompt_markdown, prompt_html, explanation_markdown, explanation_html,
-               model_answer_markdown, model_answer_html, generator, answer, tolerance, mistakes,
-               solution_steps, version, answer_fingerprint, created_at, updated_at)
-           SELECT 'bench-' || n, 'numeric', 'mlp', 2, (SELECT min(id) FROM course_lesson), 1,
+        # 100,000 numeric questions after the first section of one lesson of the loaded
+        # course (a free one: the learners are on the free plan, as most are).
+        """INSERT INTO quizzes_question (key, kind, topic, difficulty, lesson_id, section_id,
+               position, interview, prompt_markdown, prompt_html, explanation_markdown,
+               explanation_html, model_answer_markdown, model_answer_html, generator, answer,
+               tolerance, unit, mistakes, solution_steps, version, answer_fingerprint,
+               created_at, updated_at)
+           SELECT 'bench-' || n, 'numeric', 'mlp', 2, s.lesson_id, s.id, 1,
                false, '1 + 1?', '<p>1 + 1?</p>', '', '', '', '', '', '2',
-               '{"kind": "exact", "amount": 0.0}', '[]', '[]', 1, '', now(), now()
-           FROM generate_series(1, %(big)s) AS n""",
+               '{"kind": "exact", "amount": 0.0}', '', '[]', '[]', 1, '', now(), now()
+           FROM generate_series(1, %(big)s) AS n
+           CROSS JOIN (SELECT id, lesson_id FROM course_section
+                       WHERE lesson_id = (SELECT min(id) FROM course_lesson)
+                       ORDER BY position LIMIT 1) AS s""",
         """INSERT INTO accounts_user (password, is_superuser, username, first_name, last_name,
                email, is_staff, is_active, date_joined, plan, timezone, desired_retention,
                new_cards_per_day, reviews_per_day, day_starts_at_hour, reminder_hour,

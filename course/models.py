@@ -10,6 +10,7 @@ from typing import Self, TypeVar
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 
 _M = TypeVar("_M", bound=models.Model)
 
@@ -123,7 +124,8 @@ class LessonProgress(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="lesson_progress"
     )
     lesson = models.ForeignKey(Lesson, on_delete=models.CASCADE, related_name="progress")
-    started_at = models.DateTimeField(auto_now_add=True)
+    # Set by the service from the request's time, so a first completion never precedes it.
+    started_at = models.DateTimeField(default=timezone.now)
     completed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:

@@ -23,6 +23,8 @@ def user_is_pro(user: Any) -> bool:
 
 
 def can_read(user: Any, access: str) -> bool:
+    """Whether the caller may open content with this access: a section, and the questions
+    that follow it."""
     return access == Access.FREE or user_is_pro(user)
 
 
@@ -78,6 +80,7 @@ class LessonPage:
     next: Lesson | None
     completed: bool
     question_ids: list[int]
+    section_question_ids: dict[int, list[int]]
 
 
 def lesson_page(*, slug: str, user: Any) -> LessonPage:
@@ -108,6 +111,10 @@ def lesson_page(*, slug: str, user: Any) -> LessonPage:
     )
     previous = neighbours.filter(number__lt=lesson.number).order_by("-number").first()
     following = neighbours.filter(number__gt=lesson.number).order_by("number").first()
+    questions = lesson_questions(lesson=lesson, user=user)
+    by_section: dict[int, list[int]] = {}
+    for question_id, section_id in questions:
+        by_section.setdefault(section_id, []).append(question_id)
     return LessonPage(
         lesson=lesson,
         sections=list(lesson.sections.all()),
@@ -116,17 +123,22 @@ def lesson_page(*, slug: str, user: Any) -> LessonPage:
         previous=previous,
         next=following,
         completed=lesson.pk in completed_lesson_ids(user=user, lesson_ids=[lesson.pk]),
-        question_ids=lesson_question_ids(lesson=lesson),
+        question_ids=[question_id for question_id, _ in questions],
+        section_question_ids=by_section,
     )
 
 
-def lesson_question_ids(*, lesson: Lesson) -> list[int]:
-    """Ids of the questions attached to the lesson, once the question bank is installed."""
+def lesson_questions(*, lesson: Lesson, user: Any) -> list[tuple[int, int]]:
+    """(id, section id) of the lesson's live questions the caller may open, in the order they
+    are served: a question is Pro when its section is. Empty until the question bank exists."""
     try:
         question = apps.get_model(QUESTION_MODEL)
     except LookupError:
         return []
-    return list(question.objects.filter(lesson=lesson).order_by("pk").values_list("pk", flat=True))
+    rows = question.objects.filter(lesson=lesson, archived_at__isnull=True)
+    if not user_is_pro(user):
+        rows = rows.filter(section__access=Access.FREE)
+    return list(rows.order_by("position", "pk").values_list("pk", "section_id"))
 
 
 def question_exists(*, question_id: int) -> bool:

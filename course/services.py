@@ -21,12 +21,15 @@ def lesson_complete(*, user: User, lesson: Lesson, now: datetime) -> LessonProgr
     with transaction.atomic():
         try:
             with transaction.atomic():
-                progress, _ = LessonProgress.objects.get_or_create(user=user, lesson=lesson)
+                progress, _ = LessonProgress.objects.get_or_create(
+                    user=user, lesson=lesson, defaults={"started_at": now}
+                )
         except IntegrityError:  # a concurrent first visit created it
             progress = LessonProgress.objects.get(user=user, lesson=lesson)
         progress = LessonProgress.objects.select_for_update().get(pk=progress.pk)
         if progress.completed_at is None:
-            progress.completed_at = now
+            # A concurrent first visit may have started it a moment after this request's time.
+            progress.completed_at = max(now, progress.started_at)
             progress.save(update_fields=["completed_at"])
     return progress
 

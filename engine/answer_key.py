@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any, Literal
 
 ToleranceKind = Literal["exact", "absolute", "relative"]
@@ -19,10 +20,17 @@ def exact_fraction(value: int | float | Fraction) -> Fraction:
     if isinstance(value, bool):
         raise TypeError("a truth value is not a number")
     if isinstance(value, float):
-        if not math.isfinite(value):
-            raise ValueError(f"{value!r} is not a finite number")
-        return Fraction(repr(value))
+        return _written(value)
     return Fraction(value)
+
+
+@lru_cache(maxsize=1024)
+def _written(value: float) -> Fraction:
+    # Grading one answer compares the same few floats many times; reading a float's decimal
+    # digits is the costly part, so the latest ones are kept.
+    if not math.isfinite(value):
+        raise ValueError(f"{value!r} is not a finite number")
+    return Fraction(repr(value))
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 MAX_LENGTH = 100
@@ -83,9 +83,15 @@ _TWO_NUMBERS = re.compile(
 
 @dataclass(frozen=True)
 class Number:
-    """A typed answer read as one exact number."""
+    """A typed answer read as one exact number.
+
+    `percent` says the text ended in a percent sign (or word), already applied to `value`
+    (`70%` is 7/10), so a question asked in percent can read `66.2%` as 66.2. It is not part of
+    the number: `70%` and `0.7` are equal.
+    """
 
     value: Fraction
+    percent: bool = field(default=False, compare=False)
 
     def __float__(self) -> float:
         return float(self.value)
@@ -191,7 +197,7 @@ def _evaluate(match: re.Match[str]) -> ReadNumber:
     value *= Fraction(10) ** exponent
     if value != 0 and abs(math.log10(abs(value))) > MAX_EXPONENT:
         return refusal("out_of_range")
-    return Number(-value if match["sign"] == "-" else value)
+    return Number(-value if match["sign"] == "-" else value, match["percent"] is not None)
 
 
 def _decimal(digits: str) -> Fraction:

@@ -1,9 +1,12 @@
 """Grading: a read number against the answer, then against the values typical mistakes give.
 
 Order, for a numeric answer: the answer (exactly for counts, within the tolerance otherwise,
-inside it for an interval); then each mistake's value, first match wins; then the question's
-partial-credit band, if it has one. A known mistake is checked before partial credit so that a
-value a mistake produces is named as that mistake even when it lands near the answer.
+inside it for an interval); then the mistakes; then the question's partial-credit band, if it
+has one; then, for an exact count, whether the value is that count rounded. A mistake is named
+only when the value matches it and no other mistake, and lies closer to it than to the answer:
+a name that might be wrong teaches the wrong lesson, so an unclear case gets none. A known
+mistake is checked before partial credit so that a value a mistake produces is named as that
+mistake even when it lands near the answer.
 """
 
 from __future__ import annotations
@@ -37,7 +40,8 @@ class Grade:
 
     `misconception` is the mistake the value matches, if any; `correct_answer` is formatted for
     people (`8,000,000`, `any value in (−2, −1]`); `value_read` is the number that was graded
-    (None for choice questions).
+    (None for choice questions). `rounded` marks a count given rounded (`4.7M` for 4,722,432):
+    still not the exact count asked for, but not a wrong method either.
     """
 
     status: Status
@@ -46,6 +50,7 @@ class Grade:
     correct_answer: str
     solution_steps: list[str] = field(default_factory=list)
     value_read: Fraction | None = None
+    rounded: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-safe; the misconception is `{code, message}` as the API shows it."""
@@ -78,14 +83,21 @@ def grade_numeric(
     partial: PartialCredit | None = None,
     correct_answer: str | None = None,
     solution_steps: Sequence[str] = (),
+    percent: bool = False,
 ) -> Grade:
     """Grade one read number (see the module docstring for the order of checks).
 
     A point mistake matches within the question's tolerance around the mistake's value; an
-    interval mistake matches anywhere inside it.
+    interval mistake matches anywhere inside it. With `percent`, the answer, its tolerance and
+    the mistakes are in percent, and a value typed with a percent sign is read in percent too,
+    so `66.2%` and `66.2` are the same answer.
     """
     read = _as_fraction(value)
+    if percent and isinstance(value, Number) and value.percent:
+        read *= 100
     shown = correct_answer if correct_answer is not None else format_expected(answer)
+    if percent and correct_answer is None and not isinstance(answer, Interval):
+        shown += "%"
     steps = list(solution_steps)
 
     def verdict(status: Status, score: float, mistake: Mistake | None = None) -> Grade:
@@ -93,16 +105,55 @@ def grade_numeric(
 
     if matches(read, answer, tolerance):
         return verdict("correct", 1.0)
-    for mistake in mistakes:
-        if matches(read, mistake.value, tolerance):
-            return verdict("incorrect", 0.0, mistake)
+    if mistake := named_mistake(read, answer=answer, tolerance=tolerance, mistakes=mistakes):
+        return verdict("incorrect", 0.0, mistake)
     if (
         partial is not None
         and not isinstance(answer, Interval)
         and partial.tolerance.accepts(read, answer)
     ):
         return verdict("partial", partial.score)
+    if tolerance.kind == "exact" and rounded_count(read, answer):
+        return Grade("incorrect", 0.0, None, shown, steps, read, rounded=True)
     return verdict("incorrect", 0.0)
+
+
+def named_mistake(
+    value: Fraction, *, answer: Expected, tolerance: Tolerance, mistakes: Sequence[Mistake]
+) -> Mistake | None:
+    """The one mistake a wrong value can be put down to, or None when it is not clear.
+
+    The value must match exactly one mistake (two that it matches cannot be told apart) and lie
+    closer to that mistake's value than to the answer, or on it exactly.
+    """
+    hits = [mistake for mistake in mistakes if matches(value, mistake.value, tolerance)]
+    if len(hits) != 1:
+        return None
+    gap = _distance(value, hits[0].value)
+    return hits[0] if gap == 0 or gap < _distance(value, answer) else None
+
+
+def rounded_count(value: Fraction, answer: Expected) -> bool:
+    """Whether `value` is the count `answer` rounded to two or more significant figures."""
+    if isinstance(answer, Interval | float) or value.denominator != 1 or value == answer:
+        return False
+    size = abs(answer)
+    for places in range(1, len(str(size)) - 1):
+        step = 10**places
+        if value == (size + step // 2) // step * step * (1 if answer >= 0 else -1):
+            return True
+    return False
+
+
+def _distance(value: Fraction, target: Expected) -> Fraction:
+    """How far a value lies from a target: 0 inside a range, else from its nearer end."""
+    if not isinstance(target, Interval):
+        return abs(value - exact_fraction(target))
+    if target.low is not None and value < (low := exact_fraction(target.low)):
+        return low - value
+    if target.high is not None and value > (high := exact_fraction(target.high)):
+        return value - high
+    return Fraction(0)
 
 
 def grade(variant: Variant, typed_text: str) -> Grade | Refusal:

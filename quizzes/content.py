@@ -23,7 +23,7 @@ from course import markdown
 from course.content.files import CourseData, Reader
 from course.content.schema import StrictSerializer, slug_field
 from course.content.sync import Changes, archive, touch, upsert
-from course.models import Lesson
+from course.models import Lesson, Section
 from engine import FAMILIES, Interval, Mistake, Tolerance
 from engine.answer_key import exact_fraction, matches
 from quizzes.models import Choice, Question
@@ -71,6 +71,7 @@ class ToleranceSchema(StrictSerializer):
 
 class QuestionSchema(StrictSerializer):
     key = slug_field()
+    section = slug_field(help_text="The section of the lesson this question follows.")
     kind = serializers.ChoiceField(choices=KINDS)
     topic = serializers.ChoiceField(choices=TOPICS)
     difficulty = serializers.IntegerField(min_value=1, max_value=5)
@@ -86,6 +87,7 @@ class QuestionSchema(StrictSerializer):
         child=serializers.BooleanField(), min_length=2, max_length=2, required=False
     )
     tolerance = ToleranceSchema(required=False)
+    unit = serializers.ChoiceField(choices=Question.Unit.values, required=False)
     mistakes = serializers.ListField(child=MistakeSchema(), required=False, default=list)
     solution_steps = serializers.ListField(
         child=serializers.CharField(max_length=1000), required=False, default=list
@@ -98,7 +100,7 @@ class QuestionSchema(StrictSerializer):
         errors: dict[str, str] = {}
         choices = attrs.get("choices") or []
         right = sum(1 for c in choices if c["correct"])
-        numeric_fields = ("answer", "answer_interval", "tolerance", "generator")
+        numeric_fields = ("answer", "answer_interval", "tolerance", "generator", "unit")
         if kind in ("single_choice", "multiple_choice"):
             if len(choices) < 2:
                 errors["choices"] = "A choice question needs 2 to 8 choices."
@@ -114,7 +116,9 @@ class QuestionSchema(StrictSerializer):
             given = [f for f in ("answer", "answer_interval", "generator") if f in attrs]
             if len(given) != 1:
                 errors["answer"] = "Give exactly one of answer, answer_interval or generator."
-            elif "generator" in attrs and (attrs.get("mistakes") or "tolerance" in attrs):
+            elif "generator" in attrs and (
+                attrs.get("mistakes") or "tolerance" in attrs or "unit" in attrs
+            ):
                 errors["generator"] = "A generated question takes its key from the engine."
         else:
             for name in numeric_fields:
@@ -167,7 +171,7 @@ class QuestionBank:
         owner: dict[str, str] = {}
         for course in courses:
             folder = root / "courses" / course.slug / "questions"
-            lessons = {lesson.slug for lesson in course.lessons}
+            lessons = {lesson.slug: lesson for lesson in course.lessons}
             for path in sorted(folder.glob("*.yaml")) if folder.is_dir() else []:
                 if path.stem not in lessons:
                     reader.problem(
@@ -184,6 +188,15 @@ class QuestionBank:
                         )
                         continue
                     owner[question["key"]] = reader.name(path)
+                    sections = [s["slug"] for s in lessons[path.stem].sections]
+                    if question["section"] not in sections:
+                        reader.problem(
+                            path,
+                            item,
+                            "section",
+                            f"no section '{question['section']}' in lesson '{path.stem}';"
+                            f" its sections are {', '.join(sections)}",
+                        )
                     for message in _answer_problems(question):
                         reader.problem(path, item, "mistakes", message)
                     found.append(QuestionData(path.stem, position, question))
@@ -198,6 +211,10 @@ class QuestionBank:
         progress: Callable[[str], None],
     ) -> None:
         lessons = {lesson.slug: lesson for lesson in Lesson.objects.all()}
+        sections = {
+            (section.lesson.slug, section.slug): section
+            for section in Section.objects.select_related("lesson")
+        }
         existing = {q.key: q for q in Question.objects.all()}
         existing_choices = {(c.question_id, c.position): c for c in Choice.objects.all()}
         kept: set[str] = set()
@@ -214,6 +231,7 @@ class QuestionBank:
                 "topic": fields["topic"],
                 "difficulty": fields["difficulty"],
                 "lesson": lessons[item.lesson],
+                "section": sections[(item.lesson, fields["section"])],
                 "position": item.position,
                 "interview": fields["interview"],
                 "prompt_markdown": fields["prompt"],
@@ -225,6 +243,7 @@ class QuestionBank:
                 "generator": fields.get("generator", ""),
                 "answer": answer,
                 "tolerance": tolerance,
+                "unit": fields.get("unit", ""),
                 "mistakes": fields["mistakes"],
                 "solution_steps": fields["solution_steps"],
                 "archived_at": None,
@@ -275,6 +294,7 @@ def _fingerprint(values: dict[str, Any], choices: list[dict[str, Any]]) -> str:
         "generator": values["generator"],
         "answer": values["answer"],
         "tolerance": values["tolerance"],
+        "unit": values["unit"],
         "mistakes": values["mistakes"],
         "choices": [[c["text"], c["correct"]] for c in choices],
     }
@@ -282,17 +302,27 @@ def _fingerprint(values: dict[str, Any], choices: list[dict[str, Any]]) -> str:
 
 
 def _answer_problems(question: dict[str, Any]) -> list[str]:
-    """A mistake whose value would also be graded right can never be named."""
+    """A mistake whose value would also be graded right, or that another mistake's value is too
+    close to tell apart from, could never be named."""
     if question["kind"] != "numeric" or "generator" in question:
         return []
     answer, tolerance = answer_key(question)
     target = Interval.from_dict(answer) if isinstance(answer, dict) else answer
     accepted = Tolerance.from_dict(tolerance) if tolerance else Tolerance.exact()
-    return [
+    mistakes = question["mistakes"]
+    problems = [
         f"'{mistake['code']}' gives a value that is graded right"
-        for mistake in question["mistakes"]
+        for mistake in mistakes
         if matches(exact_fraction(mistake["value"]), target, accepted)
     ]
+    problems += [
+        f"'{first['code']}' and '{second['code']}' give values too close to tell apart"
+        for index, first in enumerate(mistakes)
+        for second in mistakes[index + 1 :]
+        if matches(exact_fraction(first["value"]), second["value"], accepted)
+        or matches(exact_fraction(second["value"]), first["value"], accepted)
+    ]
+    return problems
 
 
 def mistakes_of(question: Question) -> list[Mistake]:

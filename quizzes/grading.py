@@ -13,7 +13,6 @@ from django.utils.html import escape
 
 from engine import (
     Grade,
-    Interval,
     Refusal,
     Tolerance,
     grade,
@@ -22,7 +21,7 @@ from engine import (
     read_number,
 )
 from engine.answer_key import expected_from_json
-from engine.grading import Status, format_expected
+from engine.grading import Status
 from quizzes import errors
 from quizzes.content import mistakes_of
 from quizzes.models import Choice, Question
@@ -91,8 +90,8 @@ def grade_submission(
         answer=answer,
         tolerance=tolerance,
         mistakes=mistakes_of(question),
-        correct_answer=format_expected(answer) if not isinstance(answer, Interval) else None,
         solution_steps=question.solution_steps,
+        percent=question.unit == Question.Unit.PERCENT,
     )
     return Graded(verdict, None, str(read.value))
 
@@ -133,6 +132,8 @@ def feedback_html(question: Question, grade: Grade) -> str:
         lead = "Partly right."
     elif grade.misconception is not None:
         lead = f"Not quite: {grade.misconception.message}"
+    elif grade.rounded:
+        lead = f"Right, but this asks for the exact count: {grade.correct_answer}."
     else:
         lead = "Not quite."
     return f"<p>{escape(lead)}</p>" + question.explanation_html

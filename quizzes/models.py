@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 
-from course.models import Lesson, LiveManager
+from course.models import Lesson, LiveManager, Section
 
 
 class Question(models.Model):
@@ -15,6 +15,9 @@ class Question(models.Model):
         MULTIPLE_CHOICE = "multiple_choice", "Multiple choice"
         NUMERIC = "numeric", "Numeric"
         FREE_TEXT = "free_text", "Free text"
+
+    class Unit(models.TextChoices):
+        PERCENT = "percent", "Percent"
 
     class Topic(models.TextChoices):
         NEURONS = "neurons", "Neurons"
@@ -32,6 +35,12 @@ class Question(models.Model):
         validators=[MinValueValidator(1), MaxValueValidator(5)]
     )
     lesson = models.ForeignKey(Lesson, on_delete=models.PROTECT, related_name="questions")
+    section = models.ForeignKey(
+        Section,
+        on_delete=models.PROTECT,
+        related_name="questions",
+        help_text="The section of its lesson it follows; a question is Pro when its section is.",
+    )
     position = models.PositiveSmallIntegerField(default=0, help_text="Order within the lesson.")
     interview = models.BooleanField(default=False)
     prompt_markdown = models.TextField()
@@ -46,6 +55,12 @@ class Question(models.Model):
     # The answer key of a fixed numeric question (generated ones get theirs from the engine).
     answer = models.JSONField(null=True, blank=True, help_text="A number or {low, high, ...}.")
     tolerance = models.JSONField(null=True, blank=True)
+    unit = models.CharField(
+        max_length=16,
+        choices=Unit.choices,
+        blank=True,
+        help_text="'percent': the answer is in percent, so '66.2%' and '66.2' read the same.",
+    )
     mistakes = models.JSONField(default=list, blank=True)
     solution_steps = models.JSONField(default=list, blank=True)
     version = models.PositiveIntegerField(

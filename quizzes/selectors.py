@@ -1,18 +1,41 @@
-"""Reads on the question bank."""
+"""Reads on the question bank, and who may open which question.
+
+A question is Pro when the section it follows is: free learners neither see a Pro question in a
+list or their queue nor open it (`question_is_open_to`, which every endpoint that serves or
+grades a question asks).
+"""
 
 from __future__ import annotations
 
-from django.db.models import Prefetch, QuerySet
+from typing import Any
 
+from django.db.models import Prefetch, Q, QuerySet
+
+from course.models import Access
+from course.selectors import can_read, user_is_pro
 from quizzes.models import Choice, Question
 
 
-def question_list() -> QuerySet[Question]:
-    """Live questions of live lessons, in course order (filters are applied by the API)."""
+def question_is_open_to(user: Any, question: Question) -> bool:
+    """Whether the caller may see and answer the question: always for a free section's, only
+    with Pro for a Pro section's."""
+    return can_read(user, question.section.access)
+
+
+def open_to(user: Any, *, via: str = "") -> Q:
+    """The same rule as a filter, for questions reached through `via` (such as "question__")."""
+    if user_is_pro(user):
+        return Q()
+    return Q(**{f"{via}section__access": Access.FREE})
+
+
+def question_list(*, user: Any) -> QuerySet[Question]:
+    """Live questions of live lessons the caller may open, in course order (filters are applied
+    by the API)."""
     return (
         Question.objects.live()
-        .filter(lesson__archived_at__isnull=True)
-        .select_related("lesson")
+        .filter(open_to(user), lesson__archived_at__isnull=True)
+        .select_related("lesson", "section")
         .order_by("lesson__number", "position", "pk")
     )
 
@@ -22,7 +45,7 @@ def question_detail(*, question_id: int) -> Question:
     return (
         Question.objects.live()
         .filter(lesson__archived_at__isnull=True)
-        .select_related("lesson")
+        .select_related("lesson", "section")
         .prefetch_related(Prefetch("choices", queryset=Choice.objects.order_by("position")))
         .get(pk=question_id)
     )
@@ -34,6 +57,7 @@ def question_to_answer(*, question_id: int) -> Question:
     return (
         Question.objects.live()
         .filter(lesson__archived_at__isnull=True)
+        .select_related("section")
         .defer("prompt_markdown", "prompt_html", "explanation_markdown", "model_answer_markdown")
         .get(pk=question_id)
     )

@@ -3,10 +3,10 @@
 Days are the learner's own: they start at `day_starts_at_hour` in the learner's time zone.
 Cards due within the learn-ahead window count as due. Suspended cards stay out, and so do the
 siblings of a card answered today: other cards and new questions of the same lesson wait until
-the next day. Overdue cards come lowest chance of recall first, then those due within the
-learn-ahead window, soonest first. New questions come in course order from the learner's new
-cards (made ahead, see `reviews.deck`). A fixed number of queries, each an index range read
-of a bounded length, however large the deck.
+the next day. A learner without Pro gets no Pro question. Overdue cards come lowest chance of
+recall first, then those due within the learn-ahead window, soonest first. New questions come in
+course order from the learner's new cards (made ahead, see `reviews.deck`). A fixed number of
+queries, each an index range read of a bounded length, however large the deck.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from django.db.models import Count, Prefetch, Q, QuerySet, prefetch_related_obje
 from accounts.models import User
 from engine.scheduling import retrievability
 from quizzes.models import Choice, Question
+from quizzes.selectors import open_to
 from reviews.days import day_start
 from reviews.deck import deck_refresh
 from reviews.models import Answer, Card
@@ -55,8 +56,10 @@ def review_queue(
     new_left = max(user.new_cards_per_day - new_today, 0)
     lessons_today = [row["question__lesson_id"] for row in today]
 
+    # Pro questions stay out for a learner without Pro (one who had it keeps their cards).
+    open_to_learner = open_to(user, via="question__")
     due: QuerySet[Card] = Card.objects.filter(
-        user=user, suspended=False, due__lte=now + LEARN_AHEAD
+        open_to_learner, user=user, suspended=False, due__lte=now + LEARN_AHEAD
     ).exclude(state=Card.State.NEW)
     if lessons_today:
         due = due.exclude(Q(question__lesson_id__in=lessons_today) & ~Q(last_review__gte=started))
@@ -71,12 +74,15 @@ def review_queue(
     )
     rank = {pk: i for i, pk in enumerate(chosen)}
     cards = sorted(
-        Card.objects.filter(pk__in=chosen).select_related("question", "question__lesson"),
+        Card.objects.filter(pk__in=chosen).select_related(
+            "question", "question__lesson", "question__section"
+        ),
         key=lambda card: rank[card.pk],
     )
 
     fresh = _scoped(
         Card.objects.filter(
+            open_to_learner,
             user=user,
             suspended=False,
             state=Card.State.NEW,
@@ -90,7 +96,12 @@ def review_queue(
     fresh = fresh.order_by("lesson_number", "position", "question_id")
     room = min(max(limit - len(cards), 0), new_left)
     new_questions = (
-        [card.question for card in fresh.select_related("question", "question__lesson")[:room]]
+        [
+            card.question
+            for card in fresh.select_related("question", "question__lesson", "question__section")[
+                :room
+            ]
+        ]
         if room
         else []
     )

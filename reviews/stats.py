@@ -15,6 +15,7 @@ from django.db.models.functions import TruncDate
 
 from accounts.models import User
 from engine.scheduling import retrievability
+from quizzes.selectors import open_to
 from reviews.days import day_start, streak, study_date
 from reviews.deck import deck_refresh
 from reviews.models import Answer, Card
@@ -79,9 +80,10 @@ def learner_stats(*, user: User, now: datetime, days: int = 365) -> Stats:
     ).reshape(-1, 2)
     new_left = max(user.new_cards_per_day - done["new"], 0)
     deck_refresh(user=user, now=now)
-    # New cards of live questions, forgotten ones included (as the queue serves them),
-    # counted only as far as today's limit.
+    # New cards of live questions the learner may open, forgotten ones included (as the queue
+    # serves them), counted only as far as today's limit.
     new_available = Card.objects.filter(
+        open_to(user, via="question__"),
         user=user,
         suspended=False,
         state=Card.State.NEW,

@@ -24,6 +24,7 @@ from engine import scheduling
 from engine.scheduling import CardState, Rating, rating_for
 from quizzes.errors import AnswerRefused
 from quizzes.models import Choice, Question
+from quizzes.selectors import question_is_open_to
 from reviews import bulk, cards
 from reviews.models import Answer, Card
 from reviews.services import Submitted, grade_submitted
@@ -66,6 +67,7 @@ def reviews_sync(
         q.pk: q
         for q in Question.objects.live()
         .filter(pk__in={r.question_id for r in reviews})
+        .select_related("section")
         .prefetch_related("choices")
     }
     by_question: dict[int, list[OfflineReview]] = defaultdict(list)
@@ -81,6 +83,13 @@ def reviews_sync(
         elif review.question_id not in questions:
             results[review.index] = _refused(
                 review, "question", "not_found", f"There is no question {review.question_id}."
+            )
+        elif not question_is_open_to(user, questions[review.question_id]):
+            results[review.index] = _refused(
+                review,
+                "question",
+                "pro_required",
+                f"Question {review.question_id} is part of Pro and needs a Pro plan.",
             )
         else:
             by_question[review.question_id].append(review)

@@ -85,6 +85,12 @@ class QuestionFactory(DjangoModelFactory[Question]):
     topic = Question.Topic.MLP
     difficulty = 2
     lesson = factory.SubFactory(LessonFactory)
+    # A section of its own lesson, with the lesson's access (pass one to share it).
+    section = factory.SubFactory(
+        SectionFactory,
+        lesson=factory.SelfAttribute("..lesson"),
+        access=factory.SelfAttribute("..lesson.access"),
+    )
     position = factory.Sequence(lambda n: n + 1)
     prompt_markdown = "How many weights does the MLP of a 1,000-wide model hold (ratio 4)?"
     prompt_html = factory.LazyAttribute(lambda q: markdown.render(q.prompt_markdown))

@@ -55,6 +55,11 @@ class SectionSerializer(serializers.Serializer[Any]):
     body_html = serializers.CharField(
         required=False, help_text="Absent when the section is locked for the caller."
     )
+    question_ids = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="The questions that follow this section, to answer in place (none when the"
+        " section is locked for the caller).",
+    )
 
 
 class TermRefSerializer(serializers.Serializer[Any]):
@@ -84,7 +89,10 @@ class LessonDetailSerializer(serializers.Serializer[Any]):
     glossary = TermRefSerializer(many=True)
     takeaways = serializers.ListField(child=serializers.CharField())
     sources = serializers.ListField(child=serializers.CharField())
-    question_ids = serializers.ListField(child=serializers.IntegerField())
+    question_ids = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="The lesson's questions the caller may open (Pro ones only with Pro).",
+    )
     previous_lesson = LessonRefSerializer(allow_null=True)
     next_lesson = LessonRefSerializer(allow_null=True)
 
@@ -98,6 +106,7 @@ class LessonDetailSerializer(serializers.Serializer[Any]):
             item["locked"] = not readable
             if readable:
                 item["body_html"] = section.body_html
+            item["question_ids"] = page.section_question_ids.get(section.pk, [])
             sections.append(item)
 
         def ref(other: Lesson | None) -> dict[str, Any] | None:
@@ -138,6 +147,7 @@ class LessonProgressSerializer(serializers.ModelSerializer[LessonProgress]):
     class Meta:
         model = LessonProgress
         fields = ("lesson", "started_at", "completed_at", "completed")
+        read_only_fields = ("started_at",)
 
     def get_completed(self, progress: LessonProgress) -> bool:
         return progress.completed_at is not None

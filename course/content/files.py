@@ -15,6 +15,7 @@ from rest_framework import serializers
 
 from course.content import parts
 from course.content.schema import CourseSchema, GlossarySchema, LessonSchema
+from course.models import Access
 
 
 @dataclass(frozen=True)
@@ -253,6 +254,14 @@ def _read_course(reader: Reader, course_dir: Path) -> CourseData | None:
                     f"lesson '{slug}'",
                     "prerequisites",
                     f"prerequisite '{prerequisite}' must come earlier in the course",
+                )
+            elif lesson.access == Access.FREE and lessons[prerequisite].access == Access.PRO:
+                # Free learners could never meet it.
+                reader.problem(
+                    lesson_path,
+                    f"lesson '{slug}'",
+                    "prerequisites",
+                    f"a free lesson cannot require the Pro lesson '{prerequisite}'",
                 )
     course.lessons = sorted(
         (lesson for lesson in lessons.values() if lesson.slug in position),

@@ -10,7 +10,16 @@ import numpy as np
 
 from engine.answer_key import Expected, PartialCredit, Tolerance
 from engine.formatting import format_number, format_vector
-from engine.generators.base import Columns, Family, Floats, MistakeSpec, clean, floats, pad
+from engine.generators.base import (
+    Columns,
+    Family,
+    Floats,
+    MistakeSpec,
+    clean,
+    floats,
+    pad,
+    significant,
+)
 from engine.generators.draws import Draws
 
 MAX_DK, MAX_KEYS = 4, 4
@@ -25,11 +34,19 @@ def _softmax(scores: Floats) -> Floats:
 class AttentionSoftmax(Family):
     name = "attention_softmax"
     title = "The weight one query puts on one key"
-    tolerance = Tolerance.absolute(0.005)
-    partial = PartialCredit(Tolerance.absolute(0.02), 0.5)  # rounded too early along the way
-    places = 3
+    # A weight can be 0.0003 or 0.9997, so it is graded by its significant figures: an
+    # absolute band would take "0" for every small weight.
+    tolerance = Tolerance.relative(0.01)  # three significant figures, with rounding slack
+    partial = PartialCredit(Tolerance.relative(0.03), 0.5)  # rounded too early along the way
     mistake_specs = (
         MistakeSpec("no_scaling", "The scores are divided by √d_k before the softmax."),
+        MistakeSpec(
+            "scaled_by_d_k", "Divide the scores by the square root of d_k, not by d_k itself."
+        ),
+        MistakeSpec(
+            "uniform",
+            "Equal weights would need equal scores; the softmax of these scores is uneven.",
+        ),
         MistakeSpec(
             "no_softmax", "That is the scaled score; the weight is its softmax over all keys."
         ),
@@ -58,12 +75,13 @@ class AttentionSoftmax(Family):
         pick = data["key"][:, None]
 
         def weight(s: Floats) -> Floats:
-            return clean(
-                np.take_along_axis(_softmax(np.where(present, s, -np.inf)), pick, axis=1)[:, 0]
-            )
+            shares = _softmax(np.where(present, s, -np.inf))
+            return significant(np.take_along_axis(shares, pick, axis=1)[:, 0])
 
         return weight(scaled), {
             "no_scaling": weight(scores),
+            "scaled_by_d_k": weight(scores / data["d_k"][:, None]),
+            "uniform": significant(1 / data["n_keys"]),
             "no_softmax": clean(np.take_along_axis(scaled, pick, axis=1)[:, 0]),
         }
 
@@ -104,7 +122,7 @@ class AttentionSoftmax(Family):
         return (
             f"In scaled dot-product attention with d_k = {row['d_k']}, the query"
             f" **q** = {format_vector(row['q'])} meets the keys {keys}. What attention weight"
-            f" does the query put on {asked}? Give at least two decimals."
+            f" does the query put on {asked}? Give three significant figures."
         )
 
     def steps(self, row: Mapping[str, Any], answer: Expected) -> list[str]:
@@ -113,17 +131,13 @@ class AttentionSoftmax(Family):
         scaled = [s / math.sqrt(d_k) for s in scores]
         exps = [math.exp(s) for s in scaled]
         j = row["key"] - 1
-        f = format_number
+        f = format_number  # four significant figures, however small the number
         return [
             "Scores q · kᵢ: " + ", ".join(f(round(s, 9)) for s in scores) + ".",
-            f"Divided by √{d_k} ≈ {f(math.sqrt(d_k), places=3)}: "
-            + ", ".join(f(s, places=3) for s in scaled)
-            + ".",
-            "Exponentials: "
-            + ", ".join(f(e, places=3) for e in exps)
-            + f"; their sum is {f(sum(exps), places=3)}.",
-            f"Weight on key {row['key']}: {f(exps[j], places=3)} / {f(sum(exps), places=3)}"
-            f" ≈ {f(exps[j] / sum(exps), places=3)}.",
+            f"Divided by √{d_k} ≈ {f(math.sqrt(d_k))}: " + ", ".join(f(s) for s in scaled) + ".",
+            "Exponentials: " + ", ".join(f(e) for e in exps) + f"; their sum is {f(sum(exps))}.",
+            f"Weight on key {row['key']}: {f(exps[j])} / {f(sum(exps))}"
+            f" ≈ {f(exps[j] / sum(exps))}.",
         ]
 
 

@@ -219,6 +219,16 @@ def clean(values: NDArray[Any]) -> Floats:
     return np.asarray(np.rint(np.asarray(values, dtype=np.float64) * 1e9) / 1e9, dtype=np.float64)
 
 
+def significant(values: NDArray[Any], figures: int = 9) -> Floats:
+    """Round to significant figures: for values graded by their figures, however small, where
+    rounding to decimals would turn a weight of 10⁻¹⁰ into 0."""
+    x = np.asarray(values, dtype=np.float64)
+    with np.errstate(divide="ignore"):
+        magnitude = np.floor(np.log10(np.abs(x)))
+    scale = 10.0 ** np.where(np.isfinite(magnitude), figures - 1 - magnitude, 0)
+    return np.asarray(np.rint(x * scale) / scale, dtype=np.float64)
+
+
 def close(a: Floats, b: Floats, tolerance: Tolerance) -> NDArray[np.bool_]:
     """Where `a` is within the tolerance of `b`, with a hair of slack so grading never disagrees."""
     gap = np.abs(a - b)

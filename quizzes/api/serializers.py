@@ -8,6 +8,11 @@ from quizzes.models import Question
 
 class QuestionSummarySerializer(serializers.ModelSerializer[Question]):
     lesson = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    section = serializers.SlugRelatedField(
+        slug_field="slug",
+        read_only=True,
+        help_text="The section of the lesson this question follows; it is Pro when that is.",
+    )
     generator = serializers.CharField(allow_null=True, source="generator_or_none")
 
     class Meta:
@@ -19,6 +24,7 @@ class QuestionSummarySerializer(serializers.ModelSerializer[Question]):
             "topic",
             "difficulty",
             "lesson",
+            "section",
             "interview",
             "generator",
             "version",

@@ -15,6 +15,7 @@ def question_summary(question: Question) -> dict[str, Any]:
         "topic": question.topic,
         "difficulty": question.difficulty,
         "lesson": question.lesson.slug,
+        "section": question.section.slug,
         "interview": question.interview,
         "generator": question.generator or None,
         "version": question.version,

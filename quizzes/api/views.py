@@ -30,7 +30,7 @@ class QuestionListView(ConditionalGet, generics.ListAPIView[Question]):
     filterset_class = QuestionFilter
 
     def get_queryset(self) -> Any:
-        return selectors.question_list()
+        return selectors.question_list(user=self.request.user)
 
 
 class QuestionDetailView(ConditionalGet, APIView):
@@ -44,7 +44,7 @@ class QuestionDetailView(ConditionalGet, APIView):
     def get(self, request: Request, question_id: int) -> Response:
         query = QuestionDetailQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
-        question = question_or_404(question_id)
+        question = question_or_404(question_id, user=request.user)
         return Response(
             shapes.question_detail(
                 question, user_id=request.user.pk, seed=query.validated_data.get("seed")
@@ -53,10 +53,15 @@ class QuestionDetailView(ConditionalGet, APIView):
 
 
 def question_or_404(
-    question_id: int, selector: Callable[..., Question] = selectors.question_detail
+    question_id: int,
+    *,
+    user: Any,
+    selector: Callable[..., Question] = selectors.question_detail,
 ) -> Question:
+    """The question, if the caller may open it: a 404 problem when there is none, a 403
+    (`pro-required`) when it follows a Pro section and the caller has no Pro plan."""
     try:
-        return selector(question_id=question_id)
+        question = selector(question_id=question_id)
     except Question.DoesNotExist:
         raise Problem(
             status_code=404,
@@ -64,3 +69,17 @@ def question_or_404(
             title="Not found",
             detail=f"There is no question {question_id}.",
         ) from None
+    if not selectors.question_is_open_to(user, question):
+        raise pro_required(question)
+    return question
+
+
+def pro_required(question: Question) -> Problem:
+    """The refusal of a Pro question to a caller without Pro, naming the plan."""
+    return Problem(
+        status_code=403,
+        slug="pro-required",
+        title="This question is part of Pro",
+        detail=f"Question {question.pk} follows the Pro section '{question.section.title}'"
+        " and needs a Pro plan.",
+    )

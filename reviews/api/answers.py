@@ -48,7 +48,7 @@ class AnswerCreateView(APIView):
         body = AnswerInSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         key = idempotency_key(request, body.validated_data.get("client_id"))
-        question = question_or_404(question_id, selector=bank.question_to_answer)
+        question = question_or_404(question_id, user=request.user, selector=bank.question_to_answer)
         submitted = services.Submitted(**body.validated_data)
         try:
             result = idempotency.idempotent(

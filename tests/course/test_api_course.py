@@ -1,3 +1,5 @@
+from datetime import datetime
+
 import pytest
 
 from accounts.models import User
@@ -121,6 +123,18 @@ def test_completing_a_lesson_keeps_the_first_completion_time(api, course):
     assert first.json()["completed"] is True
     assert second.json()["completed_at"] == first.json()["completed_at"]
     assert LessonProgress.objects.count() == 1
+
+
+@pytest.mark.parametrize("attempt", range(5))
+def test_a_first_completion_is_never_before_the_lessons_start(api, course, attempt):
+    api.authenticate(UserFactory())
+
+    body = api.post("/api/v1/lessons/intro/complete/").json()
+
+    started = datetime.fromisoformat(body["started_at"])
+    completed = datetime.fromisoformat(body["completed_at"])
+    assert started <= completed
+    assert started == completed  # one request started and completed it, at one time
 
 
 def test_a_free_user_cannot_complete_a_pro_lesson(api, course):

@@ -140,6 +140,21 @@ def test_bad_yaml_is_reported_with_its_line(tmp_path):
         (
             [
                 lesson(
+                    "block",
+                    access="pro",
+                    sections=[
+                        {"slug": "a", "title": "A", "body": "x", "access": "free"},
+                        {"slug": "b", "title": "B", "body": "y", "access": "pro"},
+                    ],
+                ),
+                lesson("after", prerequisites=["block"]),
+            ],
+            "lessons/after.yaml: lesson 'after': prerequisites:"
+            " a free lesson cannot require the Pro lesson 'block'",
+        ),
+        (
+            [
+                lesson(
                     "one",
                     access="free",
                     sections=[{"slug": "a", "title": "A", "body": "x", "access": "pro"}],
@@ -175,6 +190,7 @@ def test_bad_yaml_is_reported_with_its_line(tmp_path):
     ids=[
         "unknown-prereq",
         "later-prereq",
+        "pro-prereq-of-free",
         "pro-in-free",
         "dup-section",
         "bad-slug",

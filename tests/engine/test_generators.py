@@ -11,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import grade_numeric
-from engine.answer_key import Interval, Mistake, exact_fraction
+from engine.answer_key import Interval, Mistake, Tolerance, exact_fraction
+from engine.formatting import format_number
 from engine.generators import FAMILIES, MAX_SEED, Variant, get_family
 from tests.engine.plain import ANSWERS
 from tests.engine.typed import graded, typed_forms
@@ -376,3 +377,78 @@ def _assert_plain(value: Any) -> None:
             _assert_plain(v)
     else:
         assert value is None or type(value) in (int, float, str, bool), type(value)
+
+
+# Attention weights: graded by significant figures, so no slip passes for a right answer.
+
+
+def test_no_attention_slip_or_bare_0_or_1_is_ever_graded_right_over_100000_variants() -> None:
+    family = get_family("attention_softmax")
+    batch = family.generate(np.arange(100_000))
+    data = batch.data
+    # The slips, worked out here from the numbers shown, not taken from the family.
+    present = np.arange(data["keys"].shape[1]) < data["n_keys"][:, None]
+    scores = np.where(present, (data["keys"] * data["q"][:, None, :]).sum(axis=2), -np.inf)
+
+    def weight(scaled: np.ndarray) -> np.ndarray:
+        shares = np.exp(scaled - scaled.max(axis=1, keepdims=True))
+        shares /= shares.sum(axis=1, keepdims=True)
+        return np.take_along_axis(shares, data["key"][:, None], axis=1)[:, 0]
+
+    slips = {
+        "no_scaling": weight(scores),
+        "scaled_by_d_k": weight(scores / data["d_k"][:, None]),
+        "uniform": 1 / data["n_keys"],
+        "0": np.zeros(len(batch)),
+        "1": np.ones(len(batch)),
+    }
+    three_figures = Tolerance.relative(0.01)
+    codes = [spec.code for spec in family.mistake_specs]
+    graded_right = dict.fromkeys(slips, 0)
+    not_named = dict.fromkeys(slips, 0)
+
+    for i, answer in enumerate(batch.answer.tolist()):
+        mistakes = [
+            Mistake(code, "", value)
+            for code in codes
+            if not math.isnan(value := float(batch.mistakes[code][i]))
+        ]
+        for slip, values in slips.items():
+            typed = float(f"{values[i]:.9g}")  # as a learner would type it, nine figures
+            if three_figures.accepts(exact_fraction(typed), answer):
+                continue
+            result = grade_numeric(
+                typed,
+                answer=answer,
+                tolerance=family.tolerance,
+                mistakes=mistakes,
+                partial=family.partial,
+                correct_answer="",
+            )
+            graded_right[slip] += result.status == "correct"
+            named = slip in codes and any(m.code == slip for m in mistakes)
+            not_named[slip] += named and result.misconception is None
+
+    assert graded_right == dict.fromkeys(slips, 0)
+    assert not_named == dict.fromkeys(slips, 0)
+
+
+def test_attention_weights_name_both_scaling_slips_and_equal_weights() -> None:
+    variant = get_family("attention_softmax").pose(
+        {"d_k": 4, "q": [1, 2, 0, 1], "keys": [[2, 1, 0, 1], [0, 0, 1, 0], [1, -1, 2, 0]], "key": 1}
+    )
+    # Scores 5, 0 and −1; scaled by √4 = 2: 2.5, 0 and −0.5.
+    weight = math.exp(2.5) / (math.exp(2.5) + 1 + math.exp(-0.5))
+
+    assert variant.answer == pytest.approx(weight, abs=1e-9)
+    assert variant.correct_answer == format_number(weight)
+    assert graded(variant, f"{weight:.3g}").status == "correct"
+    assert graded(variant, "0.9").status == "partial"
+    assert graded(variant, "0").status == "incorrect"
+    assert (
+        graded(variant, f"{math.exp(5) / (math.exp(5) + 1 + math.exp(-1)):.3g}").misconception.code
+        == "no_scaling"
+    )
+    by_d_k = math.exp(1.25) / (math.exp(1.25) + 1 + math.exp(-0.25))
+    assert graded(variant, f"{by_d_k:.3g}").misconception.code == "scaled_by_d_k"
+    assert graded(variant, "1/3").misconception.code == "uniform"

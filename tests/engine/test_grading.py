@@ -74,14 +74,99 @@ def test_a_mistakes_value_names_the_mistake() -> None:
     assert result.misconception == ONE_MATRIX
 
 
-def test_the_first_matching_mistake_wins() -> None:
+def test_a_value_two_mistakes_give_names_neither() -> None:
     twin = Mistake("forgot_ratio", "The hidden layer is wider.", 4_000_000)
 
     result = grade_numeric(
         4_000_000, answer=8_000_000, tolerance=EXACT, mistakes=[ONE_MATRIX, twin]
     )
 
-    assert result.misconception == ONE_MATRIX
+    assert (result.status, result.misconception) == ("incorrect", None)
+
+
+def test_a_value_that_matches_two_mistakes_within_the_tolerance_names_neither() -> None:
+    no_scaling = Mistake("no_scaling", "Divide by √d_k.", 0.30)
+    by_d_k = Mistake("scaled_by_d_k", "Divide by √d_k, not d_k.", 0.308)
+
+    between = grade_numeric(
+        0.304, answer=0.5, tolerance=Tolerance.absolute(0.005), mistakes=[no_scaling, by_d_k]
+    )
+    clear = grade_numeric(
+        0.296, answer=0.5, tolerance=Tolerance.absolute(0.005), mistakes=[no_scaling, by_d_k]
+    )
+
+    assert between.misconception is None
+    assert clear.misconception == no_scaling
+
+
+def test_a_mistake_is_not_named_for_a_value_nearer_the_answer() -> None:
+    # A relative tolerance around a large mistake reaches past the halfway point.
+    tripled = Mistake("tripled", "Counted three times.", 3)
+
+    nearer_answer = grade_numeric(
+        1.6, answer=1, tolerance=Tolerance.relative(0.5), mistakes=[tripled]
+    )
+    nearer_mistake = grade_numeric(
+        2.2, answer=1, tolerance=Tolerance.relative(0.5), mistakes=[tripled]
+    )
+
+    assert (nearer_answer.status, nearer_answer.misconception) == ("incorrect", None)
+    assert nearer_mistake.misconception == tripled
+
+
+def test_a_mistake_on_an_open_end_of_the_answer_is_still_named() -> None:
+    never_fires = Mistake("boundary_never_fires", "z = 0 never fires.", -1)
+    answer = Interval(-1.0, -0.5, low_closed=False, high_closed=True)
+
+    result = grade_numeric(-1, answer=answer, tolerance=EXACT, mistakes=[never_fires])
+
+    assert result.misconception == never_fires
+
+
+@pytest.mark.parametrize("typed", ["4.7M", "4.72 million", "4,722,000", "4,722,430", "4.7e6"])
+def test_a_rounded_count_is_marked_rounded_and_stays_incorrect(typed: str) -> None:
+    result = grade_numeric(_read(typed), answer=4_722_432, tolerance=EXACT)
+
+    assert (result.status, result.score, result.rounded) == ("incorrect", 0.0, True)
+    assert result.misconception is None
+
+
+@pytest.mark.parametrize("typed", ["5M", "4.8M", "4,722,431", "4.75M", "4722432.5"])
+def test_a_count_that_is_not_a_rounding_of_the_answer_is_plainly_wrong(typed: str) -> None:
+    result = grade_numeric(_read(typed), answer=4_722_432, tolerance=EXACT)
+
+    assert (result.status, result.rounded) == ("incorrect", False)
+
+
+def test_a_rounded_value_is_only_a_rounding_where_the_answer_is_an_exact_count() -> None:
+    result = grade_numeric(0.7, answer=0.7049, tolerance=Tolerance.absolute(0.001))
+
+    assert result.rounded is False
+
+
+@pytest.mark.parametrize("typed", ["66.2", "66.2%", "66.20 %", "66.197", "66.2 percent"])
+def test_a_percentage_reads_the_same_with_or_without_the_sign(typed: str) -> None:
+    result = grade_numeric(
+        _read(typed), answer=66.1972, tolerance=Tolerance.absolute(0.05), percent=True
+    )
+
+    assert result.status == "correct"
+    assert result.correct_answer == "66.2%"
+
+
+@pytest.mark.parametrize("typed", ["66.3", "66.1", "66.3%", "0.662%"])
+def test_a_percentage_is_graded_around_the_exact_value_not_the_rounded_key(typed: str) -> None:
+    result = grade_numeric(
+        _read(typed), answer=66.1972, tolerance=Tolerance.absolute(0.05), percent=True
+    )
+
+    assert result.status == "incorrect"
+
+
+def _read(text: str) -> Number:
+    read = read_number(text)
+    assert isinstance(read, Number)
+    return read
 
 
 def test_a_mistake_matches_within_the_questions_tolerance() -> None:

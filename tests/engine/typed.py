@@ -53,12 +53,13 @@ def _decimal(value: Fraction) -> str:
 
 
 def decimal_forms(x: float) -> list[str]:
+    """Seven significant figures, so a tiny weight is not typed as 0.000000."""
     exact = Fraction(repr(x))
-    forms = [repr(x), f"{x:.6f}", f"{x:.5e}", f"{x * 100:.5f}%", f"{x:.6f} units", str(exact)]
+    forms = [repr(x), f"{x:.7g}", f"{x:.5e}", f"{x * 100:.7g}%", f"{x:.7g} units", str(exact)]
     if 0 < abs(x) < 1:
-        forms.append(f"{x:.6f}".replace("0.", ".", 1))
+        forms.append(f"{x:.7g}".replace("0.", ".", 1))
     if x < 0:
-        forms += [f"−{-x:.6f}", f"- {-x:.6f}"]
+        forms += [f"−{-x:.7g}", f"- {-x:.7g}"]
     return forms
 
 

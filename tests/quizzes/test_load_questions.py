@@ -12,6 +12,7 @@ pytestmark = pytest.mark.django_db
 def numeric(key="weights", **overrides):
     return {
         "key": key,
+        "section": "first",
         "kind": "numeric",
         "topic": "mlp",
         "difficulty": 2,
@@ -33,6 +34,7 @@ def test_questions_load_with_their_lesson_and_choices(tmp_path):
     root = write_content(tmp_path, [lesson("one")])
     choice = {
         "key": "pick",
+        "section": "first",
         "kind": "single_choice",
         "topic": "mlp",
         "difficulty": 1,
@@ -45,6 +47,7 @@ def test_questions_load_with_their_lesson_and_choices(tmp_path):
 
     assert "questions: 2 created" in output
     assert Question.objects.get(key="weights").lesson.slug == "one"
+    assert Question.objects.get(key="weights").section.slug == "first"
     assert list(Choice.objects.values_list("is_correct", flat=True)) == [True, False]
     assert "Nothing changed" in load(root)
 
@@ -100,8 +103,49 @@ def test_a_removed_question_is_archived(tmp_path):
             },
             "choices: A single-choice question needs exactly 1 right choice, not 0.",
         ),
+        (
+            numeric(section="second"),
+            "question 1 'weights': section: no section 'second' in lesson 'one';"
+            " its sections are first",
+        ),
+        (
+            {k: v for k, v in numeric().items() if k != "section"},
+            "question 1 'weights': section: This field is required.",
+        ),
+        (
+            numeric(
+                answer=0.5,
+                tolerance={"absolute": 0.005},
+                mistakes=[
+                    {"code": "no_scaling", "value": 0.3, "message": "x"},
+                    {"code": "scaled_by_d_k", "value": 0.304, "message": "y"},
+                ],
+            ),
+            "mistakes: 'no_scaling' and 'scaled_by_d_k' give values too close to tell apart",
+        ),
+        (numeric(unit="degrees"), "question 1 'weights': unit: \"degrees\" is not a valid choice."),
+        (
+            {
+                **{k: v for k, v in numeric().items() if k not in ("answer", "mistakes")},
+                "generator": "relu_neuron",
+                "unit": "percent",
+            },
+            "question 1 'weights': generator: A generated question takes its key from the engine.",
+        ),
     ],
-    ids=["kind", "answer-type", "mistake-is-right", "interview-answer", "two-keys", "no-right"],
+    ids=[
+        "kind",
+        "answer-type",
+        "mistake-is-right",
+        "interview-answer",
+        "two-keys",
+        "no-right",
+        "unknown-section",
+        "no-section",
+        "mistakes-too-close",
+        "unknown-unit",
+        "generated-unit",
+    ],
 )
 def test_each_problem_names_the_question_and_field(tmp_path, question, expected):
     root = write_content(tmp_path, [lesson("one")])
@@ -127,3 +171,30 @@ def test_keys_are_unique_across_files(tmp_path):
     write_questions(root, [numeric()], lesson_slug="two")
 
     assert "key: duplicate key: also in" in load_failing(root)
+
+
+def test_the_section_decides_whether_a_question_is_pro(tmp_path):
+    sections = [
+        {"slug": "first", "title": "First", "body": "Open to all.", "access": "free"},
+        {"slug": "deeper", "title": "Deeper", "body": "For Pro.", "access": "pro"},
+    ]
+    root = write_content(tmp_path, [lesson("one", access="pro", sections=sections)])
+    write_questions(root, [numeric(), numeric("pro-only", section="deeper")])
+
+    load(root)
+
+    assert Question.objects.get(key="weights").section.access == "free"
+    assert Question.objects.get(key="pro-only").section.access == "pro"
+
+
+def test_a_question_asked_in_percent_keeps_its_unit_and_a_new_unit_raises_the_version(tmp_path):
+    root = write_content(tmp_path, [lesson("one")])
+    share = numeric(answer=66.1972, tolerance={"absolute": 0.05}, mistakes=[])
+    write_questions(root, [share])
+    load(root)
+
+    write_questions(root, [{**share, "unit": "percent"}])
+    load(root)
+
+    question = Question.objects.get()
+    assert (question.unit, question.version) == ("percent", 2)

@@ -10,6 +10,7 @@ import pytest
 from django.conf import settings
 from django.core.management import call_command
 
+from accounts.models import User
 from config.throttles import ScopedRateThrottle
 from engine import FAMILIES, Interval, get_family
 from engine.formatting import format_number
@@ -40,7 +41,7 @@ def bank(api, monkeypatch):
     # These tests answer hundreds of times in a minute; the per-learner limit has its own test.
     monkeypatch.setitem(ScopedRateThrottle.THROTTLE_RATES, "answers", "100000/min")
     call_command("load_content", str(settings.CONTENT_DIR), stdout=StringIO())
-    api.authenticate(UserFactory())
+    api.authenticate(UserFactory(plan=User.Plan.PRO))  # the whole bank, Pro questions included
     return Question.objects.live().prefetch_related("choices")
 
 
@@ -156,3 +157,37 @@ def test_the_lectures_check_questions_grade_as_the_lecture_says(api, bank):
     assert ask(weights.key, "8 million")["status"] == "correct"
     assert re.search(r"8,000,000", ask(weights.key, "8e6")["correct_answer"])
     assert format_number(8_000_000) == "8,000,000"
+
+
+def test_the_right_choice_cannot_be_spotted_by_its_length(bank):
+    """Without a length cue, the right option of a k-option question is the strictly longest
+    (or shortest) at most 1/k of the time, a quarter for our four options. Allowing a third
+    leaves room for the spread of a bank of about twenty questions (one standard deviation of
+    a binomial with n = 20 and p = 1/4 is about 10 points), while picking the longest option
+    then beats a blind guess by a few points at most. The bank once had it at 11 of 19."""
+    single = [q for q in bank if q.kind == "single_choice"]
+
+    def strictly(pick, question) -> bool:
+        lengths = [len(c.text_markdown) for c in question.choices.all()]
+        right = next(i for i, c in enumerate(question.choices.all()) if c.is_correct)
+        return lengths[right] == pick(lengths) and lengths.count(lengths[right]) == 1
+
+    longest = [q.key for q in single if strictly(max, q)]
+    shortest = [q.key for q in single if strictly(min, q)]
+
+    assert len(single) >= 15
+    assert len(longest) <= len(single) / 3, longest
+    assert len(shortest) <= len(single) / 3, shortest
+
+
+def test_a_free_learner_gets_the_shipped_bank_without_its_pro_questions(api, bank):
+    api.authenticate(UserFactory(plan=User.Plan.FREE))
+    pro = bank.filter(section__access="pro")
+
+    listed = api.get("/api/v1/questions/", params={"page_size": 100}).json()
+    refused = [api.get(f"/api/v1/questions/{q.pk}/").status_code for q in pro]
+
+    assert pro.count() >= 10
+    assert listed["count"] == bank.count() - pro.count()
+    assert not {q["id"] for q in listed["results"]} & set(pro.values_list("pk", flat=True))
+    assert set(refused) == {403}

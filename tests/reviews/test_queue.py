@@ -12,7 +12,7 @@ from quizzes.models import Question
 from reviews.days import day_start
 from reviews.models import Answer, Card
 from reviews.queue import review_queue
-from tests.factories import LessonFactory, QuestionFactory, UserFactory
+from tests.factories import LessonFactory, QuestionFactory, SectionFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -191,12 +191,13 @@ def deck(size: int):
     """A learner with `size` review cards, all due, and a few new questions beside them."""
     user = UserFactory()
     lesson = LessonFactory()
+    section = SectionFactory(lesson=lesson)
     now = timezone.now()
     questions = Question.objects.bulk_create(
         Question(
             key=f"{user.username}-{i}", kind="numeric", topic="mlp", difficulty=2,
-            lesson=lesson, position=i, prompt_markdown="?", prompt_html="<p>?</p>",
-            answer=1, version=1,
+            lesson=lesson, section=section, position=i, prompt_markdown="?",
+            prompt_html="<p>?</p>", answer=1, version=1,
         )
         for i in range(size + 3)
     )  # fmt: skip

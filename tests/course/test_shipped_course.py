@@ -1,0 +1,353 @@
+"""The shipped course says what the literature says, and every figure it quotes is computed here.
+
+The course is loaded from content/ and read over HTTP, as a learner's app reads it.
+"""
+
+import math
+import re
+from io import StringIO
+
+import numpy as np
+import pytest
+from django.conf import settings
+from django.core.management import call_command
+
+from accounts.models import User
+from engine import get_family, grade, labs
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+GPT3_WIDTH = 12_288
+
+
+@pytest.fixture
+def course(api):
+    call_command("load_content", str(settings.CONTENT_DIR), stdout=StringIO())
+    api.authenticate(UserFactory(plan=User.Plan.PRO))
+    return api
+
+
+def section_html(api, lesson: str, section: str) -> str:
+    body = api.get(f"/api/v1/lessons/{lesson}/").json()
+    return next(s["body_html"] for s in body["sections"] if s["slug"] == section)
+
+
+def section_text(api, lesson: str, section: str) -> str:
+    return plain(section_html(api, lesson, section))
+
+
+def table_rows(html: str) -> list[list[str]]:
+    """Each row of the section's tables, as the text of its cells."""
+    return [
+        [plain(cell) for cell in re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", row, re.S)]
+        for row in re.findall(r"<tr>(.*?)</tr>", html, re.S)
+    ]
+
+
+def plain(html: str) -> str:
+    """The text a reader sees: tags dropped, white space folded."""
+    return " ".join(re.sub(r"<[^>]+>", " ", html).split())
+
+
+def glossary(api) -> dict[str, dict]:
+    terms = api.get("/api/v1/glossary/", params={"page_size": 100}).json()["results"]
+    return {term["slug"]: term for term in terms}
+
+
+def guaranteed(width: int, degrees: float) -> float:
+    """How many random directions surely keep every pair within `degrees` of 90°: e^(N·ε²/4)
+    with ε = sin(degrees). Two random directions have |cos| ≥ ε with chance at most
+    2·e^(−N·ε²/2), so among M < e^(N·ε²/4) of them all M²/2 pairs are in the band with
+    positive chance."""
+    return math.exp(width * math.sin(math.radians(degrees)) ** 2 / 4)
+
+
+def powers(value: float) -> str:
+    """1.36e10 as the lesson writes it: '1.4 × 10¹⁰'."""
+    exponent = math.floor(math.log10(value))
+    digits = str(exponent).translate(str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹"))
+    return f"{value / 10**exponent:.1f} × 10{digits}"
+
+
+# Superposition: nearly perpendicular directions, with the figures the lesson quotes
+
+
+def test_the_superposition_table_is_the_johnson_lindenstrauss_count_at_gpt3s_width(course):
+    html = section_html(course, "mlp-fact-store", "superposition")
+    text = plain(html)
+    bands = (1, 2, 5, 10)
+    counts = {degrees: guaranteed(GPT3_WIDTH, degrees) for degrees in bands}
+
+    expected = [
+        [f"{degrees}°", f"{math.sin(math.radians(degrees)):.4f}", shown]
+        for degrees, shown in zip(
+            bands,
+            [
+                str(math.floor(counts[1])),
+                str(math.floor(counts[2])),
+                f"about {powers(counts[5])}",
+                f"about {powers(counts[10])}",
+            ],
+            strict=True,
+        )
+    ]
+
+    assert math.floor(counts[1]) == 2
+    assert math.floor(counts[2]) == 42
+    assert table_rows(html)[-4:] == expected
+    # "Within a degree or two" guarantees less than the exactly perpendicular axes; five
+    # degrees, over a million times the width.
+    assert counts[2] < GPT3_WIDTH
+    assert counts[5] / GPT3_WIDTH > 1_000_000
+    assert "over a million times the number of dimensions" in text
+    assert "grows exponentially with `N`" not in text  # a bare claim, with no band, is gone
+    assert "For a fixed band, that number grows exponentially with N" in text
+
+
+def test_the_lab_shows_what_the_lesson_says_about_typical_and_extreme_pairs(course, monkeypatch):
+    # The lab's engine function at GPT-3's width (the API's own limit is another matter).
+    monkeypatch.setattr(labs, "MAX_DIMS", max(labs.MAX_DIMS, GPT3_WIDTH))
+    text = section_text(course, "mlp-fact-store", "superposition")
+    wide = labs.near_orthogonal(dims=GPT3_WIDTH, vectors=160, rng=2026, bins=180)
+    narrow = labs.near_orthogonal(dims=100, vectors=300, rng=2026, bins=18)
+
+    within_one_degree = (wide.counts[89] + wide.counts[90]) / wide.pairs
+    within_ten_degrees = (narrow.counts[8] + narrow.counts[9]) / narrow.pairs
+
+    assert round(within_one_degree, 2) == 0.95
+    assert "about 95% of random pairs lie between 89° and 91°" in text
+    assert round(within_ten_degrees, 1) == 0.9
+    assert narrow.pairs == 44_850
+    assert "of the 44,850 pairs, about nine in ten lie between 80° and 100°" in text
+    assert round(90 - wide.min_degrees) == round(wide.max_degrees - 90) == 2
+    assert "160 random directions in 12,288 dimensions" in text
+    assert "already about 2° from 90°" in text
+
+
+def test_the_interference_the_lesson_quotes_is_what_the_grader_accepts(course):
+    html = section_html(course, "mlp-fact-store", "superposition")
+    text = plain(html)
+    spread = 1 / math.sqrt(GPT3_WIDTH)
+    typical = [
+        [f"{n:,}", f"{1 / math.sqrt(n):.3f}", f"about {math.degrees(1 / math.sqrt(n)):.{p}f}°"]
+        for n, p in ((10, 0), (100, 1), (GPT3_WIDTH, 1))
+    ]
+
+    assert table_rows(html)[1:4] == typical
+    quoted = re.search(r"typically about ±(0\.\d+) in 12,288 dimensions", text)
+    variant = get_family("near_orthogonal").pose({"dims": GPT3_WIDTH, "measure": "cosine"})
+
+    assert quoted is not None
+    assert quoted[1] == f"{spread:.3f}" == "0.009"
+    assert grade(variant, quoted[1]).status == "correct"
+    assert grade(variant, "0.01").status != "correct"  # the old ±0.01 was 11% off
+    assert "a threshold of −1 is more than a hundred times larger" in text
+    assert 1 / spread > 100
+    assert "±0.01" not in text
+
+
+def test_every_question_on_superposition_states_the_band_and_the_interference(course):
+    questions = course.get(
+        "/api/v1/questions/", params={"lesson": "mlp-fact-store", "page_size": 100}
+    ).json()["results"]
+    keys = {
+        "mlp-superposition-more-features-than-dimensions",
+        "mlp-polysemantic-neuron-interview",
+    }
+    answers = {}
+    for question in (q for q in questions if q["key"] in keys):
+        reply = course.post(
+            f"/api/v1/questions/{question['id']}/answers/",
+            {"self_rating": "good", "mode": "practice"},
+        )
+        answers[question["key"]] = plain(reply.json()["model_answer_html"])
+
+    assert (
+        f"about {powers(guaranteed(GPT3_WIDTH, 5))}" in answers["mlp-polysemantic-neuron-interview"]
+    )
+    superposition = answers["mlp-superposition-more-features-than-dimensions"]
+    assert f"only {math.floor(guaranteed(GPT3_WIDTH, 2))} within 2° of 90°" in superposition
+    assert f"about {powers(guaranteed(GPT3_WIDTH, 5))} within 5°" in superposition
+    assert "about ±0.009 at 12,288 dimensions" in superposition
+    assert "±0.01" not in superposition
+
+
+def test_the_glossary_states_superpositions_band(course):
+    term = plain(glossary(course)["superposition"]["definition_html"])
+
+    assert f"about {powers(guaranteed(GPT3_WIDTH, 5))} directions" in term
+    assert f"but only {math.floor(guaranteed(GPT3_WIDTH, 1))} within 1°" in term
+
+
+# Order without positions: true of unmasked attention only
+
+
+def test_the_course_says_a_causal_mask_already_lets_order_in(course):
+    positions = section_text(course, "embeddings-and-positions", "positions")
+    term = plain(glossary(course)["positional-encoding"]["definition_html"])
+    question = next(
+        q
+        for q in course.get(
+            "/api/v1/questions/", params={"lesson": "embeddings-and-positions"}
+        ).json()["results"]
+        if q["key"] == "embedding-position-schemes"
+    )
+    choices = {
+        plain(c["text_html"]): c["id"]
+        for c in course.get(f"/api/v1/questions/{question['id']}/").json()["choices"]
+    }
+    unmasked = next(text for text in choices if text.startswith("Without a position signal"))
+    masked = next(text for text in choices if text.startswith("A decoder with a causal mask"))
+    verdicts = course.post(
+        f"/api/v1/questions/{question['id']}/answers/",
+        {"choice_ids": [choices[unmasked]], "mode": "practice"},
+    ).json()["choices"]
+    right = {c["id"] for c in verdicts if c["correct"]}
+
+    assert "Without a mask it treats its inputs as an unordered set" in positions
+    assert "already breaks the symmetry" in positions
+    assert "causal mask lets some order leak in" in term
+    assert "or a causal mask" in unmasked
+    assert choices[unmasked] in right
+    assert choices[masked] not in right
+
+
+# Training details
+
+
+def test_biases_start_at_zero_not_at_random(course):
+    text = section_text(course, "neurons", "where-weights-come-from")
+    question = next(
+        q
+        for q in course.get("/api/v1/questions/", params={"lesson": "neurons"}).json()["results"]
+        if q["key"] == "neuron-training-loop-facts"
+    )
+    choices = course.get(f"/api/v1/questions/{question['id']}/").json()["choices"]
+    verdicts = course.post(
+        f"/api/v1/questions/{question['id']}/answers/",
+        {"choice_ids": [choices[0]["id"]], "mode": "practice"},
+    ).json()["choices"]
+    right = [plain(c["text_html"]) for c, v in zip(choices, verdicts, strict=True) if v["correct"]]
+
+    assert "biases usually start at zero" in text
+    assert "Every weight and bias gets a small random value" not in text
+    assert "Training usually starts from small random weights, with the biases at zero." in right
+    assert not any("random weights and biases" in choice for choice in right)
+
+
+def test_pre_norm_needs_less_warm_up_not_none_and_softmax_is_nonlinear(course):
+    norms = section_text(course, "block-anatomy", "layer-norm")
+    attention = section_text(course, "block-anatomy", "attention-gathers")
+
+    assert "without the careful learning-rate warm-up" not in norms
+    assert "Less warm-up is not none" in norms
+    assert "the softmax is nonlinear" in attention
+    assert "followed by a linear map. It *routes*" not in attention
+
+
+def test_the_residual_stream_is_not_another_name_for_a_residual_connection(course):
+    terms = glossary(course)
+    searched = course.get("/api/v1/glossary/", params={"search": "skip connection"}).json()
+
+    assert terms["residual-stream"]["aliases"] == []
+    assert "skip connection" in terms["residual-connection"]["aliases"]
+    assert [term["slug"] for term in searched["results"]] == ["residual-connection"]
+
+
+# Free lessons, Pro lessons and the questions that follow their sections
+
+
+def test_no_free_lesson_requires_a_pro_one(course):
+    lessons = course.get("/api/v1/courses/transformers/").json()["lessons"]
+    access = {lesson["slug"]: lesson["access"] for lesson in lessons}
+
+    for lesson in (slug for slug, kind in access.items() if kind == "free"):
+        prerequisites = course.get(f"/api/v1/lessons/{lesson}/").json()["prerequisites"]
+        assert [p for p in prerequisites if access[p] == "pro"] == [], lesson
+
+
+def test_the_blocks_your_turn_is_a_question_after_its_section_not_an_answer_in_it(api, course):
+    api.authenticate(UserFactory(plan=User.Plan.FREE))
+    lesson = api.get("/api/v1/lessons/block-anatomy/").json()
+    section = next(s for s in lesson["sections"] if s["slug"] == "attention-gathers")
+    (asked,) = [
+        q
+        for q in api.get("/api/v1/questions/", params={"lesson": "block-anatomy"}).json()["results"]
+        if q["key"] == "mlp-works-per-token"
+    ]
+    text = plain(section["body_html"])
+    question = api.get(f"/api/v1/questions/{asked['id']}/").json()
+    right = next(
+        c
+        for c in api.post(
+            f"/api/v1/questions/{asked['id']}/answers/",
+            {"choice_ids": [question["choices"][0]["id"]], "mode": "practice"},
+        ).json()["choices"]
+        if c["correct"]
+    )
+
+    assert asked["section"] == "attention-gathers"
+    assert asked["id"] in section["question_ids"]
+    assert "Your turn" in text
+    assert "Answer the question below this section" in text
+    assert "**No.**" not in section["body_html"]
+    assert " No. " not in text
+    assert right["id"] != question["choices"][0]["id"]
+
+
+def test_a_percentage_question_reads_66_2_with_or_without_the_sign(course):
+    (share,) = [
+        q
+        for q in course.get(
+            "/api/v1/questions/", params={"lesson": "mlp-fact-store", "page_size": 100}
+        ).json()["results"]
+        if q["key"] == "mlp-gpt3-share-of-weights-interview"
+    ]
+    mlp = 96 * 8 * GPT3_WIDTH**2
+    total = 96 * 12 * GPT3_WIDTH**2 + 2 * 50_257 * GPT3_WIDTH
+    exact = 100 * mlp / total
+
+    def answer(typed: str) -> dict:
+        url = f"/api/v1/questions/{share['id']}/answers/"
+        return course.post(url, {"response": typed, "mode": "practice"}).json()
+
+    assert f"{exact:.1f}" == "66.2"
+    for typed in ("66.2", "66.2%", "66.2 %", f"{exact:.4f}", "66.20 percent"):
+        assert answer(typed)["status"] == "correct", typed
+    assert answer("66.3")["status"] == "incorrect"  # 0.1 off the exact share, not the key
+    assert answer("66.7%")["misconception"]["code"] == "blocks_only"
+    assert answer(f"{exact / 100:.3f}")["misconception"]["code"] == "fraction_not_percent"
+    assert answer("66.2")["correct_answer"] == "66.2%"
+
+
+def test_a_rounded_count_is_called_right_but_not_exact(course):
+    (count,) = [
+        q
+        for q in course.get(
+            "/api/v1/questions/", params={"lesson": "block-anatomy", "page_size": 100}
+        ).json()["results"]
+        if q["key"] == "block-params-gpt2-medium-interview"
+    ]
+    url = f"/api/v1/questions/{count['id']}/answers/"
+
+    rounded = course.post(url, {"response": "12.6M", "mode": "practice"}).json()
+    wrong = course.post(url, {"response": "12.5M", "mode": "practice"}).json()
+
+    assert (rounded["status"], rounded["score"], rounded["misconception"]) == (
+        "incorrect",
+        0.0,
+        None,
+    )
+    assert "Right, but this asks for the exact count: 12,596,224." in rounded["feedback_html"]
+    assert "Not quite" not in rounded["feedback_html"]
+    assert wrong["feedback_html"].startswith("<p>Not quite.</p>")
+
+
+def test_a_generated_count_given_rounded_is_also_right_but_not_exact(course):
+    variant = get_family("mlp_params").pose({"d_model": 768, "ratio": 4, "model": "GPT-2 small"})
+
+    graded = grade(variant, "4.7M")
+
+    assert (graded.status, graded.rounded) == ("incorrect", True)
+    assert np.isclose(variant.answer, 4_722_432)
