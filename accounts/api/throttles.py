@@ -1,6 +1,7 @@
 import hashlib
 from typing import Any
 
+from accounts.selectors import username_key
 from config.throttles import SimpleRateThrottle
 
 
@@ -12,7 +13,8 @@ class LoginThrottle(SimpleRateThrottle):
     def get_cache_key(self, request: Any, view: Any) -> str:
         username = ""
         if isinstance(request.data, dict):
-            username = str(request.data.get("username", ""))[:150].lower()
+            # Every spelling of a name counts against one limit: ALICE and ａｌｉｃｅ are alice.
+            username = username_key(str(request.data.get("username", ""))[:150])
         # Hashed, so any text the client sends makes a safe cache key.
         account = hashlib.sha256(username.encode()).hexdigest()[:32]
         return self.cache_format % {

@@ -62,7 +62,7 @@ class LoginView(APIView):
         body.is_valid(raise_exception=True)
         user = authenticate(
             request._request,
-            username=body.validated_data["username"],
+            username=selectors.username_on_record(typed=body.validated_data["username"]),
             password=body.validated_data["password"],
         )
         if user is None or not user.is_active:
