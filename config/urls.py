@@ -1,7 +1,8 @@
 from django.contrib import admin
 from django.urls import include, path, re_path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView
 
+from config.docs import ApiDocsView
 from config.health import HealthView
 from config.problems import api_not_found
 
@@ -13,7 +14,7 @@ api = [
     path("", include("classrooms.api.urls")),
     path("health/", HealthView.as_view(), name="health"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
+    path("docs/", ApiDocsView.as_view(url_name="schema"), name="docs"),
     re_path(r"^(?P<unmatched>.*)$", api_not_found),
 ]
 
