@@ -14,6 +14,7 @@ from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.views import defaults
 from django.views.csrf import csrf_failure as django_csrf_failure
@@ -44,12 +45,14 @@ class Problem(exceptions.APIException):
         title: str,
         detail: str,
         errors: list[dict[str, Any]] | None = None,
+        extensions: dict[str, Any] | None = None,
     ) -> None:
         super().__init__(detail=detail, code=slug)
         self.status_code = status_code
         self.slug = slug
         self.title = title
         self.errors = errors or []
+        self.extensions = extensions or {}
 
     @classmethod
     def invalid(
@@ -70,6 +73,22 @@ class Problem(exceptions.APIException):
             detail=message,
             errors=[{"field": field, "code": code, "message": message}],
         )
+
+
+# Seconds a client waits before trying again while the database is away: long enough for a
+# restart or a fail-over, short enough that a learner does not give up.
+RETRY_UNAVAILABLE_AFTER = 10
+
+
+def database_unavailable(extensions: dict[str, Any] | None = None) -> Problem:
+    return Problem(
+        status_code=503,
+        slug="service-unavailable",
+        title="The service is briefly unavailable",
+        detail="We cannot reach our database just now. "
+        f"Please try again in {RETRY_UNAVAILABLE_AFTER} seconds.",
+        extensions=extensions,
+    )
 
 
 # DRF exception class -> (type slug, title). Order matters: first isinstance match wins.
@@ -94,6 +113,7 @@ def problem_body(
     title: str,
     detail: str,
     errors: list[dict[str, Any]] | None = None,
+    extensions: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     body: dict[str, Any] = {
         "type": TYPE_BASE + slug,
@@ -103,7 +123,7 @@ def problem_body(
     }
     if errors:
         body["errors"] = errors
-    return body
+    return body | (extensions or {})
 
 
 def flatten_errors(details: Any, path: str = "") -> list[dict[str, Any]]:
@@ -142,6 +162,9 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     elif isinstance(exc, DjangoValidationError):
         # A service's full_clean() refusing what the serializer let through: still the input.
         exc = exceptions.ValidationError(serializers.as_serializer_error(exc))
+    elif isinstance(exc, OperationalError | InterfaceError):
+        logger.error("The database is unreachable", exc_info=exc)
+        exc = database_unavailable()
     elif isinstance(exc, RequestDataTooBig):
         exc = Problem(
             status_code=413,
@@ -158,6 +181,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         headers["WWW-Authenticate"] = exc.auth_header  # type: ignore[attr-defined]
     if isinstance(exc, exceptions.Throttled) and exc.wait is not None:
         headers["Retry-After"] = str(int(exc.wait) + 1)
+    if exc.status_code == 503:
+        headers["Retry-After"] = str(RETRY_UNAVAILABLE_AFTER)
 
     if isinstance(exc, Problem):
         body = problem_body(
@@ -166,6 +191,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
             title=exc.title,
             detail=str(exc.detail),
             errors=exc.errors,
+            extensions=exc.extensions,
         )
     else:
         slug, title = next(
@@ -255,6 +281,7 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
 
 # --- OpenAPI: document the problem responses every operation can give -------------------------
 
+PROBLEM_REF = {"$ref": "#/components/schemas/Problem"}
 PROBLEM_SCHEMA = {
     "type": "object",
     "description": "An RFC 9457 problem document.",
@@ -294,7 +321,7 @@ _COMMON = {
 def add_problem_responses(result: dict[str, Any], generator: Any, **kwargs: Any) -> dict[str, Any]:
     schemas = result.setdefault("components", {}).setdefault("schemas", {})
     schemas["Problem"] = PROBLEM_SCHEMA
-    ref = {"$ref": "#/components/schemas/Problem"}
+    ref = PROBLEM_REF
     for path_item in result.get("paths", {}).values():
         for method, operation in path_item.items():
             responses = operation.setdefault("responses", {})

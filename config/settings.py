@@ -108,6 +108,10 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # A database that does not answer is a quick 503, not a request hanging on a dead host.
+    DATABASES["default"].setdefault("OPTIONS", {})
+    DATABASES["default"]["OPTIONS"]["connect_timeout"] = env_int("DB_CONNECT_TIMEOUT", 5)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Concurrent readers while one request writes, and no "database is locked" under load.
     DATABASES["default"]["OPTIONS"] = {
