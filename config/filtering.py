@@ -1,6 +1,7 @@
 from typing import Any
 
 import django_filters
+from django import forms
 from django.forms import ValidationError
 
 
@@ -20,3 +21,23 @@ class StrictFilterSet(django_filters.FilterSet):
     @property
     def errors(self) -> Any:
         return self.form.errors
+
+
+class TrueOrFalseField(forms.Field):
+    """`true` or `false`, as a generated client writes a boolean into a query; anything else
+    is an error naming the parameter (django-filter's own field would quietly ignore it)."""
+
+    widget = forms.TextInput  # passes the text through as sent
+
+    def to_python(self, value: Any) -> bool | None:
+        if value in (None, ""):
+            return None
+        if value not in ("true", "false"):
+            raise ValidationError("Use true or false.", code="invalid")
+        return bool(value == "true")
+
+
+class StrictBooleanFilter(django_filters.BooleanFilter):
+    """A boolean filter, documented as a boolean in the schema."""
+
+    field_class = TrueOrFalseField

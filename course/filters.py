@@ -23,7 +23,7 @@ class GlossaryFilter(StrictFilterSet):
         model = GlossaryTerm
         fields: list[str] = []
 
-    def matching(self, queryset: QuerySet[GlossaryTerm], name: str, value: Any) -> Any:
+    def matching(self, queryset: QuerySet[GlossaryTerm], name: str, value: str) -> Any:
         return queryset.filter(
             Q(term__icontains=value)
             | Q(aliases__icontains=value)

@@ -116,6 +116,7 @@ class ProgressView(APIView):
             (200, "text/csv"): OpenApiTypes.STR,
         },
         summary="Each learner's progress on the classroom's course (the teacher)",
+        operation_id="getClassProgress",
     )
     def get(self, request: Request, classroom_id: int) -> Any:
         access = teacher_or_403(request, classroom_id)

@@ -1,7 +1,7 @@
 from typing import Any
 
 from django.utils import timezone
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import generics, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
@@ -23,6 +23,7 @@ from course.filters import GlossaryFilter
 from course.models import Course, Lesson
 
 
+@extend_schema_view(get=extend_schema(summary="The courses", operation_id="listCourses"))
 class CourseListView(generics.ListAPIView[Course]):
     permission_classes = [AllowAny]
     serializer_class = CourseSummarySerializer
@@ -34,7 +35,11 @@ class CourseListView(generics.ListAPIView[Course]):
 class CourseDetailView(APIView):
     permission_classes = [AllowAny]
 
-    @extend_schema(responses={200: CourseDetailSerializer}, summary="A course and its lessons")
+    @extend_schema(
+        responses={200: CourseDetailSerializer},
+        summary="A course and its lessons",
+        operation_id="getCourse",
+    )
     def get(self, request: Request, slug: str) -> Response:
         try:
             course = selectors.course_detail(slug=slug)
@@ -49,6 +54,7 @@ class LessonDetailView(APIView):
     @extend_schema(
         responses={200: LessonDetailSerializer},
         summary="A lesson; sections closed to the caller come without their body",
+        operation_id="getLesson",
     )
     def get(self, request: Request, slug: str) -> Response:
         try:
@@ -65,6 +71,7 @@ class LessonCompleteView(APIView):
         request=None,
         responses={200: LessonProgressSerializer},
         summary="Mark the lesson completed for the caller",
+        operation_id="completeLesson",
     )
     def post(self, request: Request, slug: str) -> Response:
         lesson = selectors.live_lesson(slug=slug)
@@ -84,7 +91,9 @@ class LessonCompleteView(APIView):
         return Response(LessonProgressSerializer(progress).data)
 
 
-@extend_schema(summary="Glossary terms, searchable")
+@extend_schema_view(
+    get=extend_schema(summary="Glossary terms, searchable", operation_id="listGlossaryTerms")
+)
 class GlossaryView(generics.ListAPIView[Any]):
     permission_classes = [AllowAny]
     serializer_class = GlossaryTermSerializer
@@ -103,6 +112,7 @@ class ReportCreateView(APIView):
         request=ReportSerializer,
         responses={201: ReportSerializer},
         summary="Report a mistake in a lesson or a question",
+        operation_id="reportMistake",
     )
     def post(self, request: Request) -> Response:
         body = ReportSerializer(data=request.data)

@@ -44,6 +44,7 @@ class QueueView(APIView):
         parameters=[QueueQuery],
         responses={200: QueueSerializer},
         summary="What to review now: due cards first, then new questions, within today's limits",
+        operation_id="getReviewQueue",
     )
     def get(self, request: Request) -> Response:
         query = QueueQuery(data=request.query_params)

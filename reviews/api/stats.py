@@ -40,7 +40,10 @@ class StatsView(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
-        parameters=[StatsQuery], responses={200: StatsSerializer}, summary="Your numbers"
+        parameters=[StatsQuery],
+        responses={200: StatsSerializer},
+        summary="Your numbers",
+        operation_id="getStats",
     )
     def get(self, request: Request) -> Response:
         query = StatsQuery(data=request.query_params)
