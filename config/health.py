@@ -23,7 +23,12 @@ from config.celery import app
 from config.problems import PROBLEM_CONTENT_TYPE, PROBLEM_REF, database_unavailable
 
 OK, DOWN, NOT_CONFIGURED = "ok", "down", "not_configured"
-CHECK = serializers.ChoiceField(choices=[OK, DOWN, NOT_CONFIGURED])
+DEPENDENCY_STATES = [
+    (OK, "Reached"),
+    (DOWN, "Unreachable"),
+    (NOT_CONFIGURED, "Not used: tasks run in the process that sends them"),
+]
+CHECK = serializers.ChoiceField(choices=DEPENDENCY_STATES)
 
 
 def database_state() -> str:

@@ -19,19 +19,33 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.views import defaults
 from django.views.csrf import csrf_failure as django_csrf_failure
 from rest_framework import exceptions, serializers
-from rest_framework.renderers import JSONRenderer
+from rest_framework.negotiation import DefaultContentNegotiation
+from rest_framework.renderers import BaseRenderer, JSONRenderer
+from rest_framework.request import Request
 from rest_framework.response import Response
 
+from config.problem_types import type_uri
+
 PROBLEM_CONTENT_TYPE = "application/problem+json"
-TYPE_BASE = "/problems/"
 
 logger = logging.getLogger(__name__)
 
 
-class ProblemJSONRenderer(JSONRenderer):
-    """Lets a client that asks only for application/problem+json still get an answer."""
+class ProblemAwareNegotiation(DefaultContentNegotiation):
+    """A client that accepts only application/problem+json still gets an answer, rendered as
+    JSON. Responses are rendered as application/json alone (errors then say problem+json), so
+    the schema never offers problem+json as a success's content type."""
 
-    media_type = PROBLEM_CONTENT_TYPE
+    def select_renderer(
+        self, request: Request, renderers: list[BaseRenderer], format_suffix: str | None = None
+    ) -> tuple[BaseRenderer, str]:
+        try:
+            return super().select_renderer(request, renderers, format_suffix)
+        except exceptions.NotAcceptable:
+            json = next((r for r in renderers if isinstance(r, JSONRenderer)), None)
+            if json is None or PROBLEM_CONTENT_TYPE not in request.META.get("HTTP_ACCEPT", ""):
+                raise
+            return json, json.media_type
 
 
 class Problem(exceptions.APIException):
@@ -116,7 +130,7 @@ def problem_body(
     extensions: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     body: dict[str, Any] = {
-        "type": TYPE_BASE + slug,
+        "type": type_uri(slug),
         "title": title,
         "status": status_code,
         "detail": detail,
@@ -286,7 +300,12 @@ PROBLEM_SCHEMA = {
     "type": "object",
     "description": "An RFC 9457 problem document.",
     "properties": {
-        "type": {"type": "string", "description": "A URI reference naming the kind of problem."},
+        "type": {
+            "type": "string",
+            "format": "uri",
+            "description": "An absolute URI naming the kind of problem; it opens a page that "
+            "describes it and what to do.",
+        },
         "title": {"type": "string"},
         "status": {"type": "integer"},
         "detail": {"type": "string", "description": "What went wrong, for a person to act on."},
@@ -315,23 +334,35 @@ _COMMON = {
     "406": "The Accept header asks for a format the API does not produce.",
     "415": "The body is not JSON.",
     "429": "Too many requests; see Retry-After.",
+    "503": "The database is briefly unreachable; try again after Retry-After.",
+}
+RETRY_AFTER_HEADER = {
+    "schema": {"type": "integer", "minimum": 1},
+    "description": "Seconds to wait before trying again.",
 }
 
 
 def add_problem_responses(result: dict[str, Any], generator: Any, **kwargs: Any) -> dict[str, Any]:
-    schemas = result.setdefault("components", {}).setdefault("schemas", {})
-    schemas["Problem"] = PROBLEM_SCHEMA
-    ref = PROBLEM_REF
+    """Every operation documents the errors any request can meet, and every error response,
+    documented here or by the view, is a problem document."""
+    components = result.setdefault("components", {})
+    components.setdefault("schemas", {})["Problem"] = PROBLEM_SCHEMA
+    components.setdefault("headers", {})["RetryAfter"] = RETRY_AFTER_HEADER
     for path_item in result.get("paths", {}).values():
         for method, operation in path_item.items():
             responses = operation.setdefault("responses", {})
             codes = dict(_COMMON)
-            if method in {"post", "put", "patch"}:
+            if method in {"post", "put", "patch"} or "requestBody" in operation:
                 codes["413"] = "The body is too large."
             for code, description in codes.items():
-                if code not in responses:
-                    responses[code] = {
-                        "description": description,
-                        "content": {PROBLEM_CONTENT_TYPE: {"schema": ref}},
+                responses.setdefault(code, {"description": description})
+            for code, response in responses.items():
+                if int(code) < 400:
+                    continue
+                if not response.get("content"):
+                    response["content"] = {PROBLEM_CONTENT_TYPE: {"schema": PROBLEM_REF}}
+                if code in {"429", "503"}:
+                    response["headers"] = {
+                        "Retry-After": {"$ref": "#/components/headers/RetryAfter"}
                     }
     return result

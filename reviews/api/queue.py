@@ -12,6 +12,7 @@ from config.fields import QuerySerializer
 from quizzes.api import shapes
 from quizzes.api.serializers import QuestionDetailSerializer
 from reviews import queue
+from reviews.models import Card
 
 
 class QueueQuery(QuerySerializer):
@@ -24,7 +25,7 @@ class QueueItemSerializer(serializers.Serializer[Any]):
     card_id = serializers.IntegerField(
         allow_null=True, help_text="Null for a question not yet seen."
     )
-    state = serializers.CharField()
+    state = serializers.ChoiceField(choices=Card.State.choices)
     due = serializers.DateTimeField(allow_null=True)
     question = QuestionDetailSerializer()
 
