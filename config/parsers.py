@@ -2,8 +2,8 @@
 
 Nesting is measured before the body is parsed, so a body nested a hundred thousand levels deep
 is a 400 instead of a recursion error deep inside the parser. Text the database cannot store
-(the NUL character: PostgreSQL refuses it in text and in jsonb) is refused here, for every
-endpoint at once, naming the field it was found in.
+(the NUL character, which PostgreSQL refuses in text and in jsonb, and unpaired surrogates,
+which are not UTF-8) is refused here, for every endpoint at once, naming the field.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ MAX_DEPTH = 32
 _STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*(?:"|\\?\Z)', re.DOTALL)
 _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 _OPENERS = np.frombuffer(b"[{", dtype=np.uint8)
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def too_deep(text: str, limit: int = MAX_DEPTH) -> bool:
@@ -42,24 +43,39 @@ def too_deep(text: str, limit: int = MAX_DEPTH) -> bool:
     return int(np.cumsum(steps).max()) > limit
 
 
-def nul_field(data: Any, path: str = "") -> str | None:
-    """The path (`reviews.0.response`) of the first text holding a NUL character, "" for the
-    body itself, or None when there is none."""
+def _flaw(text: str) -> tuple[str, str] | None:
+    """Why the database could not store this text, as (code, message), or None."""
+    if "\x00" in text:
+        return "null_characters_not_allowed", "Text may not contain the NUL character (\\u0000)."
+    if not text.isascii() and _SURROGATE.search(text):
+        return (
+            "surrogate_characters_not_allowed",
+            "Text may not contain an unpaired surrogate (\\ud800 to \\udfff); send UTF-8 text.",
+        )
+    return None
+
+
+def unstorable_text(data: Any, path: str = "") -> tuple[str, str, str] | None:
+    """The first text in a parsed body the database cannot store, as (path, code, message):
+    the path names the field as problem documents do (`reviews.0.response`), "" for the body
+    itself. None when every text is fine."""
     if isinstance(data, str):
-        return path if "\x00" in data else None
+        flaw = _flaw(data)
+        return (path, *flaw) if flaw else None
+    items: Any = ()
     if isinstance(data, dict):
-        for key, value in data.items():
-            name = f"{path}.{key}" if path else str(key)
-            if "\x00" in key:
-                return name.replace("\x00", "\\u0000")
-            found = nul_field(value, name)
-            if found is not None:
-                return found
-    if isinstance(data, list):
-        for index, value in enumerate(data):
-            found = nul_field(value, f"{path}.{index}" if path else str(index))
-            if found is not None:
-                return found
+        for key in data:
+            flaw = _flaw(key)
+            if flaw:
+                shown = "".join(f"\\u{ord(c):04x}" if _flaw(c) else c for c in key)
+                return (f"{path}.{shown}" if path else shown, *flaw)
+        items = data.items()
+    elif isinstance(data, list):
+        items = enumerate(data)
+    for key, value in items:
+        found = unstorable_text(value, f"{path}.{key}" if path else str(key))
+        if found:
+            return found
     return None
 
 
@@ -79,11 +95,8 @@ class JSONParser(parsers.JSONParser):
             data = json.loads(text, parse_constant=parse_constant)
         except ValueError as exc:
             raise ParseError(f"JSON parse error - {exc}") from None
-        field = nul_field(data)
-        if field is not None:
-            raise Problem.invalid(
-                field=field or None,
-                code="null_characters_not_allowed",
-                message="Text may not contain the NUL character (\\u0000).",
-            )
+        found = unstorable_text(data)
+        if found is not None:
+            field, code, message = found
+            raise Problem.invalid(field=field or None, code=code, message=message)
         return data

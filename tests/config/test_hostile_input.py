@@ -78,6 +78,25 @@ def test_a_nul_character_in_a_body_is_a_400_naming_the_field(api, world, path, b
 
 
 @pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        (
+            {"reviews": [{**REVIEW, "question": 1, "self_rating": "good\ud800"}]},
+            "reviews.0.self_rating",
+        ),
+        ({"reviews": [{**REVIEW, "question": 1, "\udfff": "x"}]}, "reviews.0.\\udfff"),
+    ],
+)
+def test_an_unpaired_surrogate_is_refused_naming_the_field(api, world, body, field):
+    # The replay of a keyed request stores its response, errors quoting the input and all.
+    response = api.post("/api/v1/reviews/sync/", body, headers={"Idempotency-Key": "sync-1"})
+
+    problem = assert_problem(response, 400, field=field)
+    assert problem["errors"][0]["code"] == "surrogate_characters_not_allowed"
+    assert not Answer.objects.exists()
+
+
+@pytest.mark.parametrize(
     ("method", "path", "body", "field"),
     [
         ("PATCH", "/api/v1/me/", {"timezone": f"UTC{NUL}"}, "timezone"),
