@@ -336,6 +336,11 @@ _COMMON = {
     "429": "Too many requests; see Retry-After.",
     "503": "The database is briefly unreachable; try again after Retry-After.",
 }
+# What an operation that takes an Idempotency-Key can answer besides.
+_IDEMPOTENT = {
+    "409": "A request with this idempotency key is still being processed; retry in a moment.",
+    "422": "This idempotency key was already used for a different request.",
+}
 RETRY_AFTER_HEADER = {
     "schema": {"type": "integer", "minimum": 1},
     "description": "Seconds to wait before trying again.",
@@ -354,6 +359,8 @@ def add_problem_responses(result: dict[str, Any], generator: Any, **kwargs: Any)
             codes = dict(_COMMON)
             if method in {"post", "put", "patch"} or "requestBody" in operation:
                 codes["413"] = "The body is too large."
+            if any(p["name"] == "Idempotency-Key" for p in operation.get("parameters", [])):
+                codes |= _IDEMPOTENT
             for code, description in codes.items():
                 responses.setdefault(code, {"description": description})
             for code, response in responses.items():
