@@ -22,13 +22,13 @@ from rest_framework.views import APIView
 from config.celery import app
 from config.problems import PROBLEM_CONTENT_TYPE, PROBLEM_REF, database_unavailable
 
+DEPENDENCIES = ("database", "cache", "broker")
 OK, DOWN, NOT_CONFIGURED = "ok", "down", "not_configured"
 DEPENDENCY_STATES = [
     (OK, "Reached"),
     (DOWN, "Unreachable"),
     (NOT_CONFIGURED, "Not used: tasks run in the process that sends them"),
 ]
-CHECK = serializers.ChoiceField(choices=DEPENDENCY_STATES)
 
 
 def database_state() -> str:
@@ -60,7 +60,8 @@ def broker_state() -> str:
 
 
 ChecksSerializer = inline_serializer(
-    "HealthChecks", {"database": CHECK, "cache": CHECK, "broker": CHECK}
+    "HealthChecks",
+    {name: serializers.ChoiceField(choices=DEPENDENCY_STATES) for name in DEPENDENCIES},
 )
 
 

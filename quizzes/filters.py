@@ -17,7 +17,9 @@ class QuestionFilter(StrictFilterSet):
     topic = django_filters.ChoiceFilter(choices=Question.Topic.choices)
     kind = django_filters.ChoiceFilter(choices=Question.Kind.choices)
     difficulty = django_filters.NumberFilter(min_value=1, max_value=5)
-    interview = StrictBooleanFilter(help_text="Only questions of the interview bank, or none.")
+    interview = StrictBooleanFilter(
+        help_text="true: only questions of the interview bank; false: only the others."
+    )
     generator = django_filters.ChoiceFilter(choices=[(name, name) for name in sorted(FAMILIES)])
     search = django_filters.CharFilter(
         method="search_prompts", max_length=100, help_text="Words in the prompt or the key."
