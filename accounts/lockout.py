@@ -20,6 +20,7 @@ from django.db.models import Max
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils import timezone
 
+from accounts.selectors import username_key
 from config.problems import PROBLEM_CONTENT_TYPE, problem_body
 from config.throttles import RateLimit
 
@@ -27,12 +28,12 @@ POLICY = "sign-in-failures"
 
 
 def username_of(request: HttpRequest, credentials: dict[str, Any] | None) -> str | None:
-    """The username an attempt is counted under: as typed, trimmed and case-folded, so
-    'Ada' and 'ada ' share one count."""
+    """The username an attempt is counted under: trimmed, NFKC-normalized and case-folded, so
+    'Ada', 'ada ' and 'ａｄａ' share one count."""
     username = (credentials or {}).get("username")
     if username is None:
         return None
-    return str(username).replace("\x00", "").strip().casefold()[:150]
+    return username_key(str(username).replace("\x00", "").strip())[:150]
 
 
 def retry_after(username: str | None, *, now: datetime | None = None) -> int:

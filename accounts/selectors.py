@@ -1,8 +1,9 @@
 """Reads on accounts."""
 
+import unicodedata
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 from knox.models import AuthToken
 
@@ -85,3 +86,32 @@ def export_notifications(user: User) -> list[dict[str, Any]]:
 
 def notifications_of(*, user: User) -> QuerySet[Notification]:
     return Notification.objects.filter(user=user).order_by("-created_at", "-pk")
+
+
+def username_key(name: str) -> str:
+    """What a username reads as: NFKC-normalized and case-folded, so `ａｌｉｃｅ`, `ALICE` and
+    `alice` are one name."""
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+
+
+def _same_name(name: str) -> Q:
+    # Stored usernames are NFKC already; folding catches what the database's own
+    # case-insensitive match does not (ß against ss).
+    return Q(username__iexact=unicodedata.normalize("NFKC", name)) | Q(
+        username__iexact=username_key(name)
+    )
+
+
+def username_taken(*, username: str) -> bool:
+    """Whether an account already has this name, or one that reads the same."""
+    return User.objects.filter(_same_name(username)).exists()
+
+
+def username_on_record(*, typed: str) -> str:
+    """The username of the one account whose name reads as `typed`, for signing in; `typed`
+    itself when there is no such account or, for names older than the look-alike check,
+    more than one."""
+    if User.objects.filter(username=typed).exists():
+        return typed
+    matches = list(User.objects.filter(_same_name(typed)).values_list("username", flat=True)[:2])
+    return matches[0] if len(matches) == 1 else typed

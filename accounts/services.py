@@ -6,8 +6,9 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import password_validation
+from django.core.exceptions import ValidationError
 from django.core.mail import EmailMessage, get_connection
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from knox.models import AuthToken
 
@@ -30,7 +31,13 @@ def user_register(*, username: str, password: str, email: str = "") -> tuple[Use
     password_validation.validate_password(password, user)
     user.set_password(password)
     user.full_clean()
-    user.save()
+    try:
+        with transaction.atomic():
+            user.save()
+    except IntegrityError:
+        # Someone took the name between the check and the write.
+        taken = ValidationError("That username is taken.", code="taken")
+        raise ValidationError({"username": taken}) from None
     _, key = token_create(user=user)
     return user, key
 

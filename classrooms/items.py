@@ -79,6 +79,12 @@ def first_attempts(classroom: Classroom) -> FirstAttempts:
     given. Grouped per learner in the database and read back as one text per learner, so a
     class of 200 with 500 questions each costs 200 rows, not 100,000."""
     members = list(member_ids(classroom).values_list("user_id", flat=True))
+    if not members:
+        # Nobody to read: an empty IN list is no SQL at all (Django refuses to build it).
+        none = np.array([], dtype=np.int64)
+        return FirstAttempts(
+            learners=none, questions=none, scores=none.astype(np.float64), mistakes=Counter()
+        )
     inner, params = (
         _first_answers(classroom, members)
         .values("user_id", "question_id", "score", "misconception")

@@ -33,8 +33,17 @@ class StrictBooleanField(serializers.BooleanField):
         return data
 
 
+# The largest number a 64-bit integer column holds: no id is larger, and SQLite cannot even
+# compare a column with a larger number.
+LARGEST_INTEGER = 2**63 - 1
+
+
 class StrictIntegerField(serializers.IntegerField):
     default_error_messages = {"invalid": "Must be a whole number."}
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("max_value", LARGEST_INTEGER)
+        super().__init__(**kwargs)
 
     def to_internal_value(self, data: Any) -> int:
         if isinstance(data, bool) or not isinstance(data, int):

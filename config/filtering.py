@@ -63,3 +63,23 @@ class UpdatedSinceFilter(django_filters.Filter):
             "e.g. 2026-05-01T12:00:00Z.",
         )
         super().__init__(**kwargs)
+
+
+class TrueOrFalseField(forms.Field):
+    """`true` or `false`, as a generated client writes a boolean into a query; anything else
+    is an error naming the parameter (django-filter's own field would quietly ignore it)."""
+
+    widget = forms.TextInput  # passes the text through as sent
+
+    def to_python(self, value: Any) -> bool | None:
+        if value in (None, ""):
+            return None
+        if value not in ("true", "false"):
+            raise ValidationError("Use true or false.", code="invalid")
+        return bool(value == "true")
+
+
+class StrictBooleanFilter(django_filters.BooleanFilter):
+    """A boolean filter, documented as a boolean in the schema."""
+
+    field_class = TrueOrFalseField

@@ -40,6 +40,12 @@ class PageNumberPagination(pagination.PageNumberPagination):
             )
         return min(size, self.max_page_size)
 
+    def get_paginated_response_schema(self, schema: dict[str, Any]) -> dict[str, Any]:
+        # `next` and `previous` are always sent, null at either end.
+        response: dict[str, Any] = super().get_paginated_response_schema(schema)
+        response["required"] = ["count", "next", "previous", "results"]
+        return response
+
     def get_schema_operation_parameters(self, view: Any) -> list[dict[str, Any]]:
         parameters = super().get_schema_operation_parameters(view)
         for parameter in parameters:

@@ -13,25 +13,41 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.urls import Resolver404, resolve
 from django.views import defaults
 from django.views.csrf import csrf_failure as django_csrf_failure
 from django.views.decorators.csrf import csrf_exempt
-from rest_framework import exceptions
-from rest_framework.renderers import JSONRenderer
+from rest_framework import exceptions, serializers
+from rest_framework.negotiation import DefaultContentNegotiation
+from rest_framework.renderers import BaseRenderer, JSONRenderer
+from rest_framework.request import Request
 from rest_framework.response import Response
 
+from config.problem_types import type_uri
+
 PROBLEM_CONTENT_TYPE = "application/problem+json"
-TYPE_BASE = "/problems/"
 
 logger = logging.getLogger(__name__)
 
 
-class ProblemJSONRenderer(JSONRenderer):
-    """Lets a client that asks only for application/problem+json still get an answer."""
+class ProblemAwareNegotiation(DefaultContentNegotiation):
+    """A client that accepts only application/problem+json still gets an answer, rendered as
+    JSON. Responses are rendered as application/json alone (errors then say problem+json), so
+    the schema never offers problem+json as a success's content type."""
 
-    media_type = PROBLEM_CONTENT_TYPE
+    def select_renderer(
+        self, request: Request, renderers: list[BaseRenderer], format_suffix: str | None = None
+    ) -> tuple[BaseRenderer, str]:
+        try:
+            return super().select_renderer(request, renderers, format_suffix)
+        except exceptions.NotAcceptable:
+            json = next((r for r in renderers if isinstance(r, JSONRenderer)), None)
+            if json is None or PROBLEM_CONTENT_TYPE not in request.META.get("HTTP_ACCEPT", ""):
+                raise
+            return json, json.media_type
 
 
 class Problem(exceptions.APIException):
@@ -45,12 +61,14 @@ class Problem(exceptions.APIException):
         title: str,
         detail: str,
         errors: list[dict[str, Any]] | None = None,
+        extensions: dict[str, Any] | None = None,
     ) -> None:
         super().__init__(detail=detail, code=slug)
         self.status_code = status_code
         self.slug = slug
         self.title = title
         self.errors = errors or []
+        self.extensions = extensions or {}
 
     @classmethod
     def invalid(
@@ -71,6 +89,22 @@ class Problem(exceptions.APIException):
             detail=message,
             errors=[{"field": field, "code": code, "message": message}],
         )
+
+
+# Seconds a client waits before trying again while the database is away: long enough for a
+# restart or a fail-over, short enough that a learner does not give up.
+RETRY_UNAVAILABLE_AFTER = 10
+
+
+def database_unavailable(extensions: dict[str, Any] | None = None) -> Problem:
+    return Problem(
+        status_code=503,
+        slug="service-unavailable",
+        title="The service is briefly unavailable",
+        detail="We cannot reach our database just now. "
+        f"Please try again in {RETRY_UNAVAILABLE_AFTER} seconds.",
+        extensions=extensions,
+    )
 
 
 # DRF exception class -> (type slug, title). Order matters: first isinstance match wins.
@@ -95,16 +129,17 @@ def problem_body(
     title: str,
     detail: str,
     errors: list[dict[str, Any]] | None = None,
+    extensions: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     body: dict[str, Any] = {
-        "type": TYPE_BASE + slug,
+        "type": type_uri(slug),
         "title": title,
         "status": status_code,
         "detail": detail,
     }
     if errors:
         body["errors"] = errors
-    return body
+    return body | (extensions or {})
 
 
 def flatten_errors(details: Any, path: str = "") -> list[dict[str, Any]]:
@@ -140,6 +175,12 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         exc = exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):
         exc = exceptions.PermissionDenied()
+    elif isinstance(exc, DjangoValidationError):
+        # A service's full_clean() refusing what the serializer let through: still the input.
+        exc = exceptions.ValidationError(serializers.as_serializer_error(exc))
+    elif isinstance(exc, OperationalError | InterfaceError):
+        logger.error("The database is unreachable", exc_info=exc)
+        exc = database_unavailable()
     elif isinstance(exc, RequestDataTooBig):
         exc = Problem(
             status_code=413,
@@ -156,6 +197,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         headers["WWW-Authenticate"] = exc.auth_header  # type: ignore[attr-defined]
     if isinstance(exc, exceptions.Throttled) and exc.wait is not None:
         headers["Retry-After"] = str(int(exc.wait) + 1)
+    if exc.status_code == 503:
+        headers["Retry-After"] = str(RETRY_UNAVAILABLE_AFTER)
 
     if isinstance(exc, Problem):
         body = problem_body(
@@ -164,6 +207,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
             title=exc.title,
             detail=str(exc.detail),
             errors=exc.errors,
+            extensions=exc.extensions,
         )
     else:
         slug, title = next(
@@ -269,11 +313,17 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
 
 # --- OpenAPI: document the problem responses every operation can give -------------------------
 
+PROBLEM_REF = {"$ref": "#/components/schemas/Problem"}
 PROBLEM_SCHEMA = {
     "type": "object",
     "description": "An RFC 9457 problem document.",
     "properties": {
-        "type": {"type": "string", "description": "A URI reference naming the kind of problem."},
+        "type": {
+            "type": "string",
+            "format": "uri",
+            "description": "An absolute URI naming the kind of problem; it opens a page that "
+            "describes it and what to do.",
+        },
         "title": {"type": "string"},
         "status": {"type": "integer"},
         "detail": {"type": "string", "description": "What went wrong, for a person to act on."},
@@ -302,23 +352,42 @@ _COMMON = {
     "406": "The Accept header asks for a format the API does not produce.",
     "415": "The body is not JSON.",
     "429": "Too many requests; see Retry-After.",
+    "503": "The database is briefly unreachable; try again after Retry-After.",
+}
+# What an operation that takes an Idempotency-Key can answer besides.
+_IDEMPOTENT = {
+    "409": "A request with this idempotency key is still being processed; retry in a moment.",
+    "422": "This idempotency key was already used for a different request.",
+}
+RETRY_AFTER_HEADER = {
+    "schema": {"type": "integer", "minimum": 1},
+    "description": "Seconds to wait before trying again.",
 }
 
 
 def add_problem_responses(result: dict[str, Any], generator: Any, **kwargs: Any) -> dict[str, Any]:
-    schemas = result.setdefault("components", {}).setdefault("schemas", {})
-    schemas["Problem"] = PROBLEM_SCHEMA
-    ref = {"$ref": "#/components/schemas/Problem"}
+    """Every operation documents the errors any request can meet, and every error response,
+    documented here or by the view, is a problem document."""
+    components = result.setdefault("components", {})
+    components.setdefault("schemas", {})["Problem"] = PROBLEM_SCHEMA
+    components.setdefault("headers", {})["RetryAfter"] = RETRY_AFTER_HEADER
     for path_item in result.get("paths", {}).values():
         for method, operation in path_item.items():
             responses = operation.setdefault("responses", {})
             codes = dict(_COMMON)
-            if method in {"post", "put", "patch"}:
+            if method in {"post", "put", "patch"} or "requestBody" in operation:
                 codes["413"] = "The body is too large."
+            if any(p["name"] == "Idempotency-Key" for p in operation.get("parameters", [])):
+                codes |= _IDEMPOTENT
             for code, description in codes.items():
-                if code not in responses:
-                    responses[code] = {
-                        "description": description,
-                        "content": {PROBLEM_CONTENT_TYPE: {"schema": ref}},
+                responses.setdefault(code, {"description": description})
+            for code, response in responses.items():
+                if int(code) < 400:
+                    continue
+                if not response.get("content"):
+                    response["content"] = {PROBLEM_CONTENT_TYPE: {"schema": PROBLEM_REF}}
+                if code in {"429", "503"}:
+                    response["headers"] = {
+                        "Retry-After": {"$ref": "#/components/headers/RetryAfter"}
                     }
     return result

@@ -140,6 +140,10 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # A database that does not answer is a quick 503, not a request hanging on a dead host.
+    DATABASES["default"].setdefault("OPTIONS", {})
+    DATABASES["default"]["OPTIONS"]["connect_timeout"] = env_int("DB_CONNECT_TIMEOUT", 5)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Concurrent readers while one request writes, and no "database is locked" under load.
     DATABASES["default"]["OPTIONS"] = {
@@ -271,13 +275,13 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": [
         "rest_framework.renderers.JSONRenderer",
-        "config.problems.ProblemJSONRenderer",
     ],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "config.problems.ProblemAwareNegotiation",
+    "DEFAULT_PARSER_CLASSES": ["config.parsers.JSONParser"],
     "DEFAULT_PAGINATION_CLASS": "config.pagination.PageNumberPagination",
     "PAGE_SIZE": 20,
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "config.schema.AutoSchema",
     "EXCEPTION_HANDLER": "config.problems.exception_handler",
     "DEFAULT_THROTTLE_RATES": {
         "login": os.environ.get("THROTTLE_LOGIN", "30/min"),
@@ -311,9 +315,14 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
-    # A user's plan and a lesson's access share one value set: free or pro.
+    # One enum per concept. A user's plan and a lesson's access are both free or pro, yet each
+    # is its own enum (their labels differ), so a client never mistakes one for the other.
     "ENUM_NAME_OVERRIDES": {
-        "TierEnum": "accounts.models.User.Plan",
+        "PlanEnum": "accounts.models.User.Plan",
+        "LessonAccessEnum": "course.api.serializers.LESSON_ACCESS",
+        "CardStateEnum": "reviews.models.Card.State",
+        "DependencyStateEnum": "config.health.DEPENDENCY_STATES",
+        "AnswerStatusEnum": "reviews.models.Answer.Status",
         "RatingEnum": "reviews.models.Answer.Rating",
         "NotificationKindEnum": "accounts.models.Notification.Kind",
         "QuestionKindEnum": "quizzes.models.Question.Kind",
@@ -321,6 +330,7 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "config.problems.add_problem_responses",
+        "config.schema.nullable_references",
     ],
 }
 

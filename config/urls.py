@@ -4,6 +4,7 @@ from drf_spectacular.views import SpectacularAPIView
 
 from config.docs import ApiDocsView
 from config.health import HealthView
+from config.problem_types import problem_type_detail, problem_type_index
 from config.problems import api_not_found
 
 api = [
@@ -21,6 +22,8 @@ api = [
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/v1/", include(api)),
+    path("problems/", problem_type_index, name="problem-types"),
+    path("problems/<slug:slug>/", problem_type_detail, name="problem-type"),
 ]
 
 handler400 = "config.problems.bad_request"

@@ -46,7 +46,7 @@ class GlossaryFilter(StrictFilterSet):
     def changed_since(self, queryset: QuerySet[GlossaryTerm], name: str, value: datetime) -> Any:
         return queryset.filter(course__updated_at__gt=value)
 
-    def matching(self, queryset: QuerySet[GlossaryTerm], name: str, value: Any) -> Any:
+    def matching(self, queryset: QuerySet[GlossaryTerm], name: str, value: str) -> Any:
         return queryset.filter(
             Q(term__icontains=value)
             | Q(aliases__icontains=value)

@@ -5,7 +5,7 @@ from typing import Any
 import django_filters
 from django.db.models import Q, QuerySet
 
-from config.filtering import StrictFilterSet, UpdatedSinceFilter
+from config.filtering import StrictBooleanFilter, StrictFilterSet, UpdatedSinceFilter
 from engine import FAMILIES
 from quizzes.models import Question
 
@@ -17,9 +17,8 @@ class QuestionFilter(StrictFilterSet):
     topic = django_filters.ChoiceFilter(choices=Question.Topic.choices)
     kind = django_filters.ChoiceFilter(choices=Question.Kind.choices)
     difficulty = django_filters.NumberFilter(min_value=1, max_value=5)
-    # true/false only: django-filter's boolean filter would quietly ignore any other value.
-    interview = django_filters.ChoiceFilter(
-        choices=[("true", "true"), ("false", "false")], method="in_interview_bank"
+    interview = StrictBooleanFilter(
+        help_text="true: only questions of the interview bank; false: only the others."
     )
     generator = django_filters.ChoiceFilter(choices=[(name, name) for name in sorted(FAMILIES)])
     search = django_filters.CharFilter(
@@ -31,8 +30,5 @@ class QuestionFilter(StrictFilterSet):
         model = Question
         fields: list[str] = []
 
-    def in_interview_bank(self, queryset: QuerySet[Question], name: str, value: Any) -> Any:
-        return queryset.filter(interview=value == "true")
-
-    def search_prompts(self, queryset: QuerySet[Question], name: str, value: Any) -> Any:
+    def search_prompts(self, queryset: QuerySet[Question], name: str, value: str) -> Any:
         return queryset.filter(Q(prompt_markdown__icontains=value) | Q(key__icontains=value))

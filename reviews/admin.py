@@ -2,7 +2,7 @@ from typing import Any
 
 from django.contrib import admin
 
-from reviews.models import Answer, IdempotencyRecord
+from reviews.models import Answer, Card, IdempotencyRecord
 
 
 class RecordAdmin(admin.ModelAdmin):
@@ -19,6 +19,17 @@ class RecordAdmin(admin.ModelAdmin):
 class AnswerAdmin(RecordAdmin):
     list_display = ("created_at", "user", "question", "mode", "status", "score", "misconception")
     list_filter = ("mode", "status")
+    raw_id_fields = ("user", "question")
+
+
+@admin.register(Card)
+class CardAdmin(RecordAdmin):
+    """A learner's card, found by learner or question; the scheduler changes it, not staff."""
+
+    list_display = ("user", "question", "state", "due", "reps", "lapses", "suspended", "leech")
+    list_filter = ("state", "suspended", "leech")
+    search_fields = ("user__username", "question__key")
+    list_select_related = ("user", "question")
     raw_id_fields = ("user", "question")
 
 

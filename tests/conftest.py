@@ -12,6 +12,7 @@ from django.db import connections
 
 from accounts import services as account_services
 from accounts.models import User
+from config.problem_types import PROBLEM_TYPES, type_uri
 
 
 @pytest.fixture(autouse=True, scope="session")
@@ -87,12 +88,14 @@ def other_api(live_server: Any) -> Api:
 
 
 def assert_problem(response: requests.Response, status: int, field: str | None = None) -> dict:
-    """The response is an RFC 9457 problem with `status`, naming `field` when given."""
+    """The response is an RFC 9457 problem with `status`, naming `field` when given; its `type`
+    is the absolute address of a registered kind of problem, which has a page of its own."""
     assert response.status_code == status, response.text
     assert response.headers["Content-Type"].startswith("application/problem+json")
     body = response.json()
     assert body["status"] == status
-    assert body["type"].startswith("/problems/")
+    kinds = {type_uri(slug) for slug in PROBLEM_TYPES}
+    assert body["type"] in kinds, body["type"]
     assert body["title"]
     assert body["detail"]
     if field is not None:

@@ -1,22 +1,29 @@
-"""Schemathesis fuzzes every operation of the OpenAPI schema in-process.
+"""Schemathesis fuzzes every operation of the OpenAPI schema in-process, one by one and in
+sequences that follow the links between operations (a classroom created, then read, renamed
+and deleted; a card listed, then suspended).
 
 Any server error, undocumented status, wrong content type or body that breaks the schema fails
-the test. New endpoints are fuzzed as soon as they appear in the schema.
+the test; in sequences, so does a resource that is missing right after it was created or still
+there after it was deleted. New endpoints are fuzzed as soon as they appear in the schema.
 """
 
 import os
+from typing import Any
 
 import pytest
 import schemathesis
+from django.core.cache import cache
 from django.core.signals import request_finished, request_started
-from django.db import close_old_connections
+from django.db import close_old_connections, transaction
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import (
     content_type_conformance,
+    ensure_resource_availability,
     negative_data_rejection,
     response_schema_conformance,
     status_code_conformance,
+    use_after_free,
 )
 
 from accounts import services
@@ -36,6 +43,10 @@ CHECKS = [
     response_schema_conformance,
     negative_data_rejection,
 ]
+SEQUENCE_CHECKS = [*CHECKS, ensure_resource_availability, use_after_free]
+# Signing out revokes the caller's tokens: these run as a user of their own, so the rest of a
+# sequence keeps the token it runs on.
+SIGN_OUTS = {"/api/v1/auth/logout/", "/api/v1/auth/logout-all/"}
 
 
 # The schema view touches no database, so it can be read while tests are collected.
@@ -60,6 +71,16 @@ def content(db):
     request_finished.connect(close_old_connections)
 
 
+def new_key() -> str:
+    user = UserFactory.build()
+    user.save()
+    return services.token_create(user=user)[1]
+
+
+def headers(key: str) -> dict[str, str]:
+    return {"Authorization": f"Token {key}", "X-Forwarded-Proto": "https"}
+
+
 @schema.parametrize()
 @settings(
     max_examples=int(os.environ.get("FUZZ_EXAMPLES", "30")),
@@ -69,11 +90,47 @@ def content(db):
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 def test_every_operation_answers_within_its_schema(case, content):
-    user = UserFactory.build()
-    user.save()
-    _, key = services.token_create(user=user)
+    case.call_and_validate(headers=headers(new_key()), checks=CHECKS)
 
-    case.call_and_validate(
-        headers={"Authorization": f"Token {key}", "X-Forwarded-Proto": "https"},
-        checks=CHECKS,
+
+class Sequences(schema.as_state_machine()):  # type: ignore[misc]
+    """Each sequence runs as one new learner, following the links schemathesis infers."""
+
+    def setup(self) -> None:
+        # Each sequence starts from the same data and leaves nothing behind, so Hypothesis can
+        # replay one exactly.
+        self.scenario = transaction.atomic()
+        self.scenario.__enter__()
+        cache.clear()
+        self.key = new_key()
+
+    def teardown(self) -> None:
+        transaction.set_rollback(True)
+        self.scenario.__exit__(None, None, None)
+
+    def get_call_kwargs(self, case: Any) -> dict[str, Any]:
+        return {"headers": headers(new_key() if case.path in SIGN_OUTS else self.key)}
+
+    def validate_response(
+        self, response: Any, case: Any, additional_checks: Any = None, **kwargs: Any
+    ) -> None:
+        case.validate_response(
+            response,
+            checks=SEQUENCE_CHECKS,
+            transport_kwargs=kwargs or None,
+            recorder=self.recorder,
+        )
+
+
+def test_sequences_of_linked_operations_answer_within_the_schema(content):
+    assert schema.statistic.transitions.selected > 50  # links were found to follow
+
+    Sequences.run(
+        settings=settings(
+            max_examples=int(os.environ.get("FUZZ_SEQUENCES", "30")),
+            stateful_step_count=6,
+            derandomize=not os.environ.get("FUZZ_RANDOM"),
+            deadline=None,
+            suppress_health_check=list(HealthCheck),
+        )
     )

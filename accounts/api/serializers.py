@@ -1,8 +1,12 @@
+import unicodedata
+from typing import Any
+
 from django.contrib.auth import password_validation
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import models
 from rest_framework import serializers
 
+from accounts import selectors
 from accounts.models import STUDY_SETTINGS, Notification, User
 from config.fields import StrictBooleanField, StrictFloatField, StrictIntegerField
 
@@ -30,17 +34,29 @@ class UserSerializer(serializers.ModelSerializer[User]):
         }
 
 
+class UsernameField(serializers.RegexField):
+    """A new username, checked as it will be stored: NFKC-normalized, as Django stores them."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(
+            r"^[\w.@+-]+\Z",
+            max_length=150,
+            error_messages={"invalid": "Use letters, digits and @ . + - _ only."},
+            **kwargs,
+        )
+
+    def to_internal_value(self, data: Any) -> str:
+        return unicodedata.normalize("NFKC", super().to_internal_value(data))
+
+
 class RegisterSerializer(serializers.Serializer[None]):
-    username = serializers.RegexField(
-        r"^[\w.@+-]+\Z",
-        max_length=150,
-        error_messages={"invalid": "Use letters, digits and @ . + - _ only."},
-    )
+    username = UsernameField()
     password = serializers.CharField(max_length=128, write_only=True, trim_whitespace=False)
-    email = serializers.EmailField(required=False, allow_blank=True, max_length=254, default="")
+    email = serializers.EmailField(required=False, allow_blank=True, max_length=254)
 
     def validate_username(self, value: str) -> str:
-        if User.objects.filter(username__iexact=value).exists():
+        # One name, however it is spelled: no look-alike of an existing account.
+        if selectors.username_taken(username=value):
             raise serializers.ValidationError("That username is taken.", code="taken")
         return value
 

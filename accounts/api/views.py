@@ -3,7 +3,12 @@ from typing import Any
 from django.contrib.auth import authenticate, login, logout
 from django.middleware.csrf import get_token
 from django.utils import timezone
-from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
+from drf_spectacular.utils import (
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_view,
+    inline_serializer,
+)
 from rest_framework import generics, serializers, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
@@ -37,6 +42,7 @@ class RegisterView(APIView):
         request=RegisterSerializer,
         responses={201: RegisterResponseSerializer},
         summary="Create an account and get its first token",
+        operation_id="register",
     )
     def post(self, request: Request) -> Response:
         body = RegisterSerializer(data=request.data)
@@ -56,13 +62,14 @@ class LoginView(APIView):
         request=LoginSerializer,
         responses={200: LoginResponseSerializer},
         summary="Sign in: a new per-device token that expires",
+        operation_id="login",
     )
     def post(self, request: Request) -> Response:
         body = LoginSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         user = authenticate(
             request._request,
-            username=body.validated_data["username"],
+            username=selectors.username_on_record(typed=body.validated_data["username"]),
             password=body.validated_data["password"],
         )
         if user is None or not user.is_active:
@@ -84,7 +91,12 @@ class LoginView(APIView):
 class LogoutView(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=None, responses={204: None}, summary="Revoke this device's token")
+    @extend_schema(
+        request=None,
+        responses={204: None},
+        summary="Revoke this device's token",
+        operation_id="logout",
+    )
     def post(self, request: Request) -> Response:
         if request.auth is not None:
             services.token_revoke(token=request.auth)
@@ -99,6 +111,7 @@ class LogoutAllView(APIView):
         request=None,
         responses={204: None},
         summary="Sign out everywhere: every token and every browser session of the caller",
+        operation_id="logoutEverywhere",
     )
     def post(self, request: Request) -> Response:
         services.user_sign_out_everywhere(user=request.user)
@@ -113,6 +126,7 @@ class CsrfView(APIView):
     @extend_schema(
         responses={204: None},
         summary="Set the csrftoken cookie for the web app's session requests",
+        operation_id="getCsrfCookie",
     )
     def get(self, request: Request) -> Response:
         get_token(request._request)  # the CSRF middleware then sets the cookie on the way out
@@ -122,7 +136,11 @@ class CsrfView(APIView):
 class MeView(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(responses={200: UserSerializer}, summary="The caller and their study settings")
+    @extend_schema(
+        responses={200: UserSerializer},
+        summary="The caller and their study settings",
+        operation_id="getMe",
+    )
     def get(self, request: Request) -> Response:
         return Response(UserSerializer(request.user).data)
 
@@ -130,6 +148,7 @@ class MeView(APIView):
         request=UserSerializer,
         responses={200: UserSerializer},
         summary="Change study settings (plan and username are read-only)",
+        operation_id="updateMe",
     )
     def patch(self, request: Request) -> Response:
         body = UserSerializer(request.user, data=request.data, partial=True)
@@ -141,6 +160,7 @@ class MeView(APIView):
         request=PasswordSerializer,
         responses={204: None},
         summary="Delete the account and all of its learning data",
+        operation_id="deleteAccount",
     )
     def delete(self, request: Request) -> Response:
         body = PasswordSerializer(data=request.data)
@@ -178,13 +198,18 @@ class ExportView(APIView):
             )
         },
         summary="Export everything held about the caller",
+        operation_id="exportAccount",
     )
     def get(self, request: Request) -> Response:
         data: dict[str, Any] = selectors.user_export(user=request.user)
         return Response(data)
 
 
-@extend_schema(summary="The caller's reminders and notices, newest first")
+@extend_schema_view(
+    get=extend_schema(
+        summary="The caller's reminders and notices, newest first", operation_id="listNotifications"
+    )
+)
 class NotificationListView(generics.ListAPIView[Notification]):
     permission_classes = [IsAuthenticated]
     serializer_class = NotificationSerializer
@@ -203,6 +228,7 @@ class NotificationsReadView(APIView):
         request=NotificationsReadSerializer,
         responses={200: NotificationsReadResponseSerializer},
         summary="Mark notifications read (the listed ones, or all)",
+        operation_id="markNotificationsRead",
     )
     def post(self, request: Request) -> Response:
         body = NotificationsReadSerializer(data=request.data)

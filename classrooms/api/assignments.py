@@ -77,6 +77,7 @@ class AssignmentListView(generics.GenericAPIView[Assignment]):
         responses={200: AssignmentSerializer(many=True)},
         summary="The classroom's assignments: each learner's completion for the teacher, "
         "the caller's own for a member",
+        operation_id="listAssignments",
     )
     def get(self, request: Request, classroom_id: int) -> Response:
         access = classroom_or_404(request, classroom_id)
@@ -106,6 +107,7 @@ class AssignmentListView(generics.GenericAPIView[Assignment]):
         request=AssignmentInSerializer,
         responses={201: AssignmentSerializer},
         summary="Set an assignment: a lesson and/or questions, with a due time (the teacher)",
+        operation_id="createAssignment",
     )
     def post(self, request: Request, classroom_id: int) -> Response:
         access = teacher_or_403(request, classroom_id)

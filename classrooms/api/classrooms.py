@@ -143,6 +143,7 @@ class ClassroomListView(generics.GenericAPIView[Classroom]):
     @extend_schema(
         responses={200: ClassroomSerializer(many=True)},
         summary="The classrooms the caller teaches or belongs to, with their role",
+        operation_id="listClassrooms",
     )
     def get(self, request: Request) -> Response:
         page = self.paginate_queryset(self.get_queryset())
@@ -153,6 +154,7 @@ class ClassroomListView(generics.GenericAPIView[Classroom]):
         request=ClassroomCreateSerializer,
         responses={201: ClassroomSerializer},
         summary="Create a classroom for a course; the caller teaches it",
+        operation_id="createClassroom",
     )
     def post(self, request: Request) -> Response:
         body = ClassroomCreateSerializer(data=request.data)
@@ -167,7 +169,9 @@ class ClassroomListView(generics.GenericAPIView[Classroom]):
 class ClassroomDetailView(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(responses={200: ClassroomSerializer}, summary="One classroom")
+    @extend_schema(
+        responses={200: ClassroomSerializer}, summary="One classroom", operation_id="getClassroom"
+    )
     def get(self, request: Request, classroom_id: int) -> Response:
         access = classroom_or_404(request, classroom_id)
         return Response(ClassroomSerializer.shape(access.classroom, user=request.user))
@@ -176,6 +180,7 @@ class ClassroomDetailView(APIView):
         request=ClassroomUpdateSerializer,
         responses={200: ClassroomSerializer},
         summary="Rename the classroom (the teacher)",
+        operation_id="renameClassroom",
     )
     def patch(self, request: Request, classroom_id: int) -> Response:
         access = teacher_or_403(request, classroom_id)
@@ -188,6 +193,7 @@ class ClassroomDetailView(APIView):
         request=None,
         responses={204: None},
         summary="Delete the classroom with its memberships and assignments (the teacher)",
+        operation_id="deleteClassroom",
     )
     def delete(self, request: Request, classroom_id: int) -> Response:
         access = teacher_or_403(request, classroom_id)
@@ -202,6 +208,7 @@ class RotateCodeView(APIView):
         request=None,
         responses={200: ClassroomSerializer},
         summary="Give the classroom a new join code; the old one stops working (the teacher)",
+        operation_id="rotateJoinCode",
     )
     def post(self, request: Request, classroom_id: int) -> Response:
         access = teacher_or_403(request, classroom_id)
@@ -221,6 +228,7 @@ class JoinView(APIView):
             200: OpenApiResponse(MembershipSerializer, description="Already a member."),
         },
         summary="Join a classroom with its code",
+        operation_id="joinClassroom",
     )
     def post(self, request: Request) -> Response:
         body = JoinSerializer(data=request.data)
@@ -246,7 +254,12 @@ class JoinView(APIView):
 class LeaveView(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=None, responses={204: None}, summary="Leave a classroom (a member)")
+    @extend_schema(
+        request=None,
+        responses={204: None},
+        summary="Leave a classroom (a member)",
+        operation_id="leaveClassroom",
+    )
     def post(self, request: Request, classroom_id: int) -> Response:
         access = classroom_or_404(request, classroom_id)
         if access.is_teacher:
@@ -268,6 +281,7 @@ class MemberListView(generics.GenericAPIView[Membership]):
     @extend_schema(
         responses={200: MemberSerializer(many=True)},
         summary="The classroom's learners (the teacher)",
+        operation_id="listMembers",
     )
     def get(self, request: Request, classroom_id: int) -> Response:
         access = teacher_or_403(request, classroom_id)
@@ -279,7 +293,10 @@ class MemberRemoveView(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
-        request=None, responses={204: None}, summary="Remove a learner from the classroom"
+        request=None,
+        responses={204: None},
+        summary="Remove a learner from the classroom",
+        operation_id="removeMember",
     )
     def delete(self, request: Request, classroom_id: int, user_id: int) -> Response:
         access = teacher_or_403(request, classroom_id)

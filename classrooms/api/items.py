@@ -45,6 +45,7 @@ class ItemsView(generics.GenericAPIView[Any]):
         responses={200: ItemSerializer(many=True)},
         summary="Item analysis of the course's questions on the members' first attempts "
         "(the teacher)",
+        operation_id="listItemAnalysis",
     )
     def get(self, request: Request, classroom_id: int) -> Response:
         access = teacher_or_403(request, classroom_id)

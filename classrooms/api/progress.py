@@ -20,7 +20,7 @@ from rest_framework.views import APIView
 from classrooms.api.classrooms import teacher_or_403
 from classrooms.progress import PROGRESS_COLUMNS, classroom_progress
 from config.fields import QuerySerializer
-from config.problems import Problem, ProblemJSONRenderer
+from config.problems import Problem
 
 
 class CSVRenderer(BaseRenderer):
@@ -96,7 +96,7 @@ class ProgressQuery(QuerySerializer):
 
 class ProgressView(APIView):
     permission_classes = [IsAuthenticated]
-    renderer_classes = [JSONRenderer, ProblemJSONRenderer, CSVRenderer]
+    renderer_classes = [JSONRenderer, CSVRenderer]
 
     def perform_content_negotiation(self, request: Request, force: bool = False) -> Any:
         # ?format= wins over the Accept header: a spreadsheet link works from any client.
@@ -116,6 +116,7 @@ class ProgressView(APIView):
             (200, "text/csv"): OpenApiTypes.STR,
         },
         summary="Each learner's progress on the classroom's course (the teacher)",
+        operation_id="getClassProgress",
     )
     def get(self, request: Request, classroom_id: int) -> Any:
         access = teacher_or_403(request, classroom_id)

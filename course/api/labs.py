@@ -200,7 +200,10 @@ class LabView(APIView):
 
 class NeuronLabView(LabView):
     @extend_schema(
-        parameters=[NeuronQuery], responses={200: NeuronOut}, summary="One neuron, step by step"
+        parameters=[NeuronQuery],
+        responses={200: NeuronOut},
+        summary="One neuron, step by step",
+        operation_id="runNeuronLab",
     )
     def get(self, request: Request) -> Response:
         query = _checked(NeuronQuery(data=request.query_params))
@@ -219,6 +222,7 @@ class ParametersLabView(LabView):
         parameters=[ParametersQuery],
         responses={200: ParametersOut},
         summary="Parameter counts per part and in total, with the convention",
+        operation_id="runParametersLab",
     )
     def get(self, request: Request) -> Response:
         query = _checked(ParametersQuery(data=request.query_params))
@@ -237,6 +241,7 @@ class NearOrthogonalLabView(LabView):
         parameters=[NearOrthogonalQuery],
         responses={200: NearOrthogonalOut},
         summary="Angles between random directions: a histogram and its summary",
+        operation_id="runNearOrthogonalLab",
     )
     def get(self, request: Request) -> Response:
         query = _checked(NearOrthogonalQuery(data=request.query_params))

@@ -7,6 +7,10 @@ from config.fields import StrictIntegerField
 from course import selectors
 from course.models import Access, Course, GlossaryTerm, Lesson, LessonProgress, Report
 
+# A lesson's access as a learner reads it: its own enum in the schema, apart from a user's plan,
+# though both are free or pro.
+LESSON_ACCESS = [(Access.FREE, "Open to everyone"), (Access.PRO, "Needs a Pro plan")]
+
 
 class CourseSummarySerializer(serializers.ModelSerializer[Course]):
     lesson_count = serializers.IntegerField(read_only=True)
@@ -17,6 +21,7 @@ class CourseSummarySerializer(serializers.ModelSerializer[Course]):
 
 
 class CourseLessonSerializer(serializers.ModelSerializer[Lesson]):
+    access = serializers.ChoiceField(choices=LESSON_ACCESS)
     locked = serializers.SerializerMethodField()
     completed = serializers.SerializerMethodField()
 
@@ -81,7 +86,7 @@ class LessonDetailSerializer(serializers.Serializer[Any]):
     title = serializers.CharField()
     summary = serializers.CharField()
     minutes = serializers.IntegerField()
-    access = serializers.ChoiceField(choices=Access.choices)
+    access = serializers.ChoiceField(choices=LESSON_ACCESS)
     locked = serializers.BooleanField(help_text="True when some sections are closed to the caller.")
     completed = serializers.BooleanField()
     prerequisites = serializers.ListField(child=serializers.CharField())

@@ -2,7 +2,7 @@ from datetime import datetime
 from typing import Any
 
 from django.utils import timezone
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import generics, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
@@ -25,6 +25,7 @@ from course.filters import CourseFilter, GlossaryFilter
 from course.models import Course, Lesson
 
 
+@extend_schema_view(get=extend_schema(summary="The courses", operation_id="listCourses"))
 class CourseListView(ConditionalGet, generics.ListAPIView[Course]):
     permission_classes = [AllowAny]
     serializer_class = CourseSummarySerializer
@@ -43,7 +44,11 @@ class CourseDetailView(ConditionalGet, APIView):
     def last_modified(self, request: Request) -> datetime | None:
         return shared_when_anonymous(request, selectors.content_changed_at)
 
-    @extend_schema(responses={200: CourseDetailSerializer}, summary="A course and its lessons")
+    @extend_schema(
+        responses={200: CourseDetailSerializer},
+        summary="A course and its lessons",
+        operation_id="getCourse",
+    )
     def get(self, request: Request, slug: str) -> Response:
         try:
             course = selectors.course_detail(slug=slug)
@@ -61,6 +66,7 @@ class LessonDetailView(ConditionalGet, APIView):
     @extend_schema(
         responses={200: LessonDetailSerializer},
         summary="A lesson; sections closed to the caller come without their body",
+        operation_id="getLesson",
     )
     def get(self, request: Request, slug: str) -> Response:
         try:
@@ -77,6 +83,7 @@ class LessonCompleteView(APIView):
         request=None,
         responses={200: LessonProgressSerializer},
         summary="Mark the lesson completed for the caller",
+        operation_id="completeLesson",
     )
     def post(self, request: Request, slug: str) -> Response:
         lesson = selectors.live_lesson(slug=slug)
@@ -96,7 +103,9 @@ class LessonCompleteView(APIView):
         return Response(LessonProgressSerializer(progress).data)
 
 
-@extend_schema(summary="Glossary terms, searchable")
+@extend_schema_view(
+    get=extend_schema(summary="Glossary terms, searchable", operation_id="listGlossaryTerms")
+)
 class GlossaryView(ConditionalGet, generics.ListAPIView[Any]):
     permission_classes = [AllowAny]
     serializer_class = GlossaryTermSerializer
@@ -118,6 +127,7 @@ class ReportCreateView(APIView):
         request=ReportSerializer,
         responses={201: ReportSerializer},
         summary="Report a mistake in a lesson or a question",
+        operation_id="reportMistake",
     )
     def post(self, request: Request) -> Response:
         body = ReportSerializer(data=request.data)

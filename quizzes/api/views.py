@@ -3,7 +3,7 @@
 from collections.abc import Callable
 from typing import Any
 
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import generics
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
@@ -23,7 +23,9 @@ from quizzes.filters import QuestionFilter
 from quizzes.models import Question
 
 
-@extend_schema(summary="The question bank, filtered")
+@extend_schema_view(
+    get=extend_schema(summary="The question bank, filtered", operation_id="listQuestions")
+)
 class QuestionListView(ConditionalGet, generics.ListAPIView[Question]):
     permission_classes = [IsAuthenticated]
     serializer_class = QuestionSummarySerializer
@@ -40,6 +42,7 @@ class QuestionDetailView(ConditionalGet, APIView):
         parameters=[QuestionDetailQuerySerializer],
         responses={200: QuestionDetailSerializer},
         summary="One question; a generated one comes with a fresh variant (or ?seed=)",
+        operation_id="getQuestion",
     )
     def get(self, request: Request, question_id: int) -> Response:
         query = QuestionDetailQuerySerializer(data=request.query_params)

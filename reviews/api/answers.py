@@ -43,6 +43,7 @@ class AnswerCreateView(APIView):
             ),
         },
         summary="Answer a question: graded, stored once, explained",
+        operation_id="submitAnswer",
     )
     def post(self, request: Request, question_id: int) -> Response:
         body = AnswerInSerializer(data=request.data)

@@ -5,14 +5,14 @@ from typing import Any
 
 import django_filters
 from django.utils import timezone
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import generics, serializers
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.filtering import StrictFilterSet
+from config.filtering import StrictBooleanFilter, StrictFilterSet
 from config.problems import Problem
 from engine.scheduling import retrievability_at
 from reviews import cards as card_services
@@ -85,22 +85,20 @@ def _moment(value: datetime | None, zone: tzinfo) -> str | None:
 
 class CardFilter(StrictFilterSet):
     state = django_filters.ChoiceFilter(choices=Card.State.choices)
-    suspended = django_filters.ChoiceFilter(
-        choices=[("true", "true"), ("false", "false")], method="flag"
-    )
-    leech = django_filters.ChoiceFilter(
-        choices=[("true", "true"), ("false", "false")], method="flag"
-    )
+    suspended = StrictBooleanFilter()
+    leech = StrictBooleanFilter()
     lesson = django_filters.CharFilter(field_name="question__lesson__slug", max_length=80)
 
     class Meta:
         model = Card
         fields: list[str] = []
 
-    def flag(self, queryset: Any, name: str, value: str) -> Any:
-        return queryset.filter(**{name: value == "true"})
 
-
+@extend_schema_view(
+    get=extend_schema(
+        summary="The caller's cards, with their chance of recall now", operation_id="listCards"
+    )
+)
 class CardListView(generics.ListAPIView[Card]):
     permission_classes = [IsAuthenticated]
     serializer_class = CardSerializer
@@ -134,14 +132,27 @@ class CardActionView(APIView):
         return Response(serialize_cards([card])[0])
 
 
+@extend_schema_view(
+    post=extend_schema(
+        summary="Keep the card out of reviews until it is unsuspended", operation_id="suspendCard"
+    )
+)
 class SuspendView(CardActionView):
     action_name = "suspend"
 
 
+@extend_schema_view(
+    post=extend_schema(
+        summary="Bring a suspended card back into reviews", operation_id="unsuspendCard"
+    )
+)
 class UnsuspendView(CardActionView):
     action_name = "unsuspend"
 
 
+@extend_schema_view(
+    post=extend_schema(summary="Start the card over as new", operation_id="forgetCard")
+)
 class ForgetView(CardActionView):
     action_name = "forget"
 
@@ -158,6 +169,7 @@ class UndoView(APIView):
         request=None,
         responses={200: UndoSerializer},
         summary="Take back the last review; its card returns to the state before it",
+        operation_id="undoReview",
     )
     def post(self, request: Request) -> Response:
         try:

@@ -12,6 +12,7 @@ from config.fields import QuerySerializer
 from quizzes.api import shapes
 from quizzes.api.serializers import QuestionDetailSerializer
 from reviews import queue
+from reviews.models import Card
 
 
 class QueueQuery(QuerySerializer):
@@ -24,7 +25,7 @@ class QueueItemSerializer(serializers.Serializer[Any]):
     card_id = serializers.IntegerField(
         allow_null=True, help_text="Null for a question not yet seen."
     )
-    state = serializers.CharField()
+    state = serializers.ChoiceField(choices=Card.State.choices)
     due = serializers.DateTimeField(allow_null=True)
     question = QuestionDetailSerializer()
 
@@ -44,6 +45,7 @@ class QueueView(APIView):
         parameters=[QueueQuery],
         responses={200: QueueSerializer},
         summary="What to review now: due cards first, then new questions, within today's limits",
+        operation_id="getReviewQueue",
     )
     def get(self, request: Request) -> Response:
         query = QueueQuery(data=request.query_params)

@@ -3,7 +3,7 @@ from typing import Any
 from rest_framework import serializers
 
 from config.fields import StrictIntegerField
-from reviews.models import Answer
+from reviews.models import Answer, Card
 
 
 class AnswerInSerializer(serializers.Serializer[Any]):
@@ -33,7 +33,7 @@ class ChoiceVerdictSerializer(serializers.Serializer[Any]):
 
 class ReviewSummarySerializer(serializers.Serializer[Any]):
     card_id = serializers.IntegerField()
-    state = serializers.ChoiceField(choices=["new", "learning", "review", "relearning"])
+    state = serializers.ChoiceField(choices=Card.State.choices)
     due = serializers.DateTimeField()
     interval_days = serializers.FloatField()
     rating = serializers.ChoiceField(choices=Answer.Rating.choices)

@@ -17,10 +17,14 @@ class StatsQuery(QuerySerializer):
     days = serializers.IntegerField(min_value=1, max_value=365, default=365)
 
 
-class DayCountSerializer(serializers.Serializer[Any]):
+class ForecastDaySerializer(serializers.Serializer[Any]):
     date = serializers.DateField()
-    due = serializers.IntegerField(required=False)
-    reviews = serializers.IntegerField(required=False)
+    due = serializers.IntegerField()
+
+
+class HeatmapDaySerializer(serializers.Serializer[Any]):
+    date = serializers.DateField()
+    reviews = serializers.IntegerField()
 
 
 class StatsSerializer(serializers.Serializer[Any]):
@@ -32,15 +36,18 @@ class StatsSerializer(serializers.Serializer[Any]):
         allow_null=True, help_text="Share of review-state answers passed in the last 30 days."
     )
     average_retrievability = serializers.FloatField(allow_null=True)
-    forecast = DayCountSerializer(many=True, help_text="Cards due on each of the next 30 days.")
-    heatmap = DayCountSerializer(many=True, help_text="Reviews on each day, oldest first.")
+    forecast = ForecastDaySerializer(many=True, help_text="Cards due on each of the next 30 days.")
+    heatmap = HeatmapDaySerializer(many=True, help_text="Reviews on each day, oldest first.")
 
 
 class StatsView(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
-        parameters=[StatsQuery], responses={200: StatsSerializer}, summary="Your numbers"
+        parameters=[StatsQuery],
+        responses={200: StatsSerializer},
+        summary="Your numbers",
+        operation_id="getStats",
     )
     def get(self, request: Request) -> Response:
         query = StatsQuery(data=request.query_params)

@@ -62,6 +62,7 @@ class SyncView(APIView):
         request=SyncInSerializer,
         responses={200: SyncOutSerializer},
         summary="Apply reviews made offline, in time order per card; each item reported",
+        operation_id="syncReviews",
     )
     def post(self, request: Request) -> Response:
         body = SyncInSerializer(data=request.data)

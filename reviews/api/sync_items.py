@@ -18,6 +18,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from rest_framework.utils.timezone import valid_datetime  # type: ignore[import-untyped]
 
+from config.fields import LARGEST_INTEGER
 from reviews import services
 from reviews.models import Answer
 from reviews.sync import OfflineReview
@@ -115,7 +116,7 @@ def _choice_ids(value: Any) -> list[int]:
     errors: list[Error] = []
     for position, item in enumerate(value):
         try:
-            picked.append(_whole(item, low=1))
+            picked.append(_whole(item, low=1, high=LARGEST_INTEGER))
         except _Invalid as bad:
             errors += [(f".{position}", code, message) for _, code, message in bad.errors]
     if errors:
@@ -151,7 +152,7 @@ def _client_id(value: Any) -> uuid.UUID:
 
 
 def _question(value: Any) -> int:
-    return _whole(value, low=1)
+    return _whole(value, low=1, high=LARGEST_INTEGER)
 
 
 def _reviewed_at(value: Any) -> datetime:

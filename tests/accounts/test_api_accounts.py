@@ -1,9 +1,11 @@
 from datetime import timedelta
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.utils import timezone
 from knox.models import AuthToken
 
+from accounts import services as account_services
 from accounts.models import User
 from config.throttles import SimpleRateThrottle
 from course.models import LessonProgress, Report
@@ -38,6 +40,79 @@ def test_register_refuses_a_taken_username_whatever_its_case(api):
     assert "taken" in body["detail"]
 
 
+@pytest.mark.parametrize(
+    ("taken", "look_alike"),
+    [
+        ("alice", "\uff41\uff4c\uff49\uff43\uff45"),  # fullwidth letters
+        ("alice", "\uff21\uff2c\uff29\uff23\uff25"),  # fullwidth capitals
+        ("office", "o\ufb03ce"),  # the ffi ligature
+        ("strasse", "Stra\u00dfe"),  # sharp s folds to ss
+        ("x1", "\U0001d431\u00b9"),  # mathematical bold x, superscript one
+    ],
+)
+def test_register_refuses_a_look_alike_of_a_taken_username(api, taken, look_alike):
+    UserFactory(username=taken)
+
+    response = api.post("/api/v1/auth/register/", {"username": look_alike, "password": PASSWORD})
+
+    body = assert_problem(response, 400, field="username")
+    assert [e["code"] for e in body["errors"]] == ["taken"]
+    assert User.objects.count() == 1
+
+
+def test_register_checks_the_username_as_it_will_be_stored(api):
+    # U+3220 is one character of a word, and reads as "(" + U+4E00 + ")" once normalized.
+    response = api.post("/api/v1/auth/register/", {"username": "\u3220", "password": PASSWORD})
+
+    assert_problem(response, 400, field="username")
+    assert not User.objects.exists()
+
+
+def test_register_stores_the_normalized_username(api):
+    response = api.post(
+        "/api/v1/auth/register/", {"username": "\uff41\uff44\uff41", "password": PASSWORD}
+    )
+
+    assert response.status_code == 201, response.text
+    assert response.json()["user"]["username"] == "ada"
+
+
+def test_login_with_a_look_alike_of_the_username_signs_in_that_account(api):
+    user = UserFactory(username="alice")
+
+    response = api.post(
+        "/api/v1/auth/login/",
+        {"username": "\uff21\uff4c\uff49\uff43\uff45", "password": PASSWORD},
+    )
+
+    assert response.status_code == 200, response.text
+    assert response.json()["user"]["id"] == user.pk
+
+
+def test_look_alike_spellings_of_a_username_share_its_login_limit(api, settings):
+    UserFactory(username="alice")
+    spellings = ["alice", "ALICE", "\uff41\uff4c\uff49\uff43\uff45", "Alic\uff45"] * 3
+    attempts = [
+        api.post("/api/v1/auth/login/", {"username": name, "password": "wrong"})
+        for name in spellings[:11]
+    ]
+
+    assert [r.status_code for r in attempts[:10]] == [400] * 10
+    assert_problem(attempts[10], 429)
+
+
+def test_a_name_taken_between_the_check_and_the_write_is_refused_as_taken(monkeypatch):
+    UserFactory(username="bob")
+    # As if another sign-up had committed "bob" after this one checked it.
+    monkeypatch.setattr(User, "validate_unique", lambda self, exclude=None: None)
+
+    with pytest.raises(ValidationError) as refused:
+        account_services.user_register(username="bob", password=PASSWORD)
+
+    assert refused.value.error_dict["username"][0].code == "taken"
+    assert User.objects.count() == 1
+
+
 def test_register_runs_the_password_validators(api):
     response = api.post("/api/v1/auth/register/", {"username": "ada", "password": "12345678"})
 
@@ -65,7 +140,7 @@ def test_login_with_a_wrong_password_names_the_problem(api):
     response = api.post("/api/v1/auth/login/", {"username": user.username, "password": "nope"})
 
     body = assert_problem(response, 400, field="password")
-    assert body["type"] == "/problems/invalid-credentials"
+    assert body["type"].endswith("/problems/invalid-credentials/")
 
 
 def test_login_attempts_are_throttled_with_problem_details(api, monkeypatch):

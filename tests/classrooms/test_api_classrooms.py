@@ -366,6 +366,17 @@ def test_an_assignment_of_the_courses_lesson_and_questions_is_created(api, teach
     assert body["due_at"] == "2030-01-01T08:00:00Z"
 
 
+def test_items_of_a_classroom_nobody_has_joined_list_each_question_unanswered(api, teacher_room):
+    question = QuestionFactory(lesson=LessonFactory(course=teacher_room.course))
+
+    response = api.get(f"/api/v1/classrooms/{teacher_room.pk}/items/")
+
+    assert response.status_code == 200, response.text
+    (item,) = response.json()["results"]
+    assert (item["question"], item["answers"]) == (question.pk, 0)
+    assert (item["facility"], item["discrimination"], item["misconceptions"]) == (None, None, [])
+
+
 def test_a_bad_format_for_progress_is_a_400_naming_it(api, teacher_room):
     response = api.get(f"/api/v1/classrooms/{teacher_room.pk}/progress/?format=xml")
 

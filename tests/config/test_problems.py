@@ -45,7 +45,7 @@ def test_malformed_json_is_a_400_problem(api):
     )
 
     body = assert_problem(response, 400)
-    assert body["type"] == "/problems/malformed-request"
+    assert body["type"].endswith("/problems/malformed-request/")
     assert "JSON" in body["detail"]
 
 
