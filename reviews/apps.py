@@ -11,3 +11,4 @@ class ReviewsConfig(AppConfig):
 
         exports.register("answers", selectors.export_answers)
         exports.register("cards", selectors.export_cards)
+        exports.register("reveals", selectors.export_reveals)

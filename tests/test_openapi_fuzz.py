@@ -36,6 +36,9 @@ CHECKS = [
     response_schema_conformance,
     negative_data_rejection,
 ]
+# A sync reports each bad review in its 200 answer, so one bad item never sinks the batch: an
+# item that breaks its schema is refused there, not with a 4xx (the batch as a whole still is).
+NOT_CHECKED = {"POST /api/v1/reviews/sync/": {negative_data_rejection}}
 
 
 # The schema view touches no database, so it can be read while tests are collected.
@@ -75,5 +78,5 @@ def test_every_operation_answers_within_its_schema(case, content):
 
     case.call_and_validate(
         headers={"Authorization": f"Token {key}", "X-Forwarded-Proto": "https"},
-        checks=CHECKS,
+        checks=[c for c in CHECKS if c not in NOT_CHECKED.get(case.operation.label, set())],
     )
