@@ -201,8 +201,9 @@ def course_place(question_id: int) -> tuple[int, int]:
 def review_undo(*, user: User) -> tuple[Card | None, int]:
     """Takes back the review the server received last (an offline review synced after an
     answer given online is the later one, whatever time it was made): its answer row goes and
-    its card returns to the state it would be in without it. Returns the card (None when
-    removed) and the question's id.
+    its card returns to the state it would be in without it. An answer to a variant token
+    stays, as practice: its feedback showed that variant's answer, so the token must not count
+    for review again. Returns the card (None when removed) and the question's id.
 
     When the review is its card's latest, the card goes back to exactly the state before it
     (a card that review created is removed); when later reviews of the card arrived before it
@@ -230,7 +231,14 @@ def review_undo(*, user: User) -> tuple[Card | None, int]:
         has_later = later.exists()
         before = CardState.from_dict(last.card_before or {})
         reveal_id = last.reveal_id
-        last.delete()
+        if last.variant_nonce:
+            last.mode, last.notice, last.card, last.rating = Answer.Mode.PRACTICE, "", None, None
+            last.card_before = last.card_after = None
+            last.save(
+                update_fields=["mode", "notice", "card", "rating", "card_before", "card_after"]
+            )
+        else:
+            last.delete()
         if card.pending_reveal_id is None:
             card.pending_reveal_id = reveal_id
         if has_later:

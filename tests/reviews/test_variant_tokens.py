@@ -132,6 +132,27 @@ def test_a_fresh_variant_after_a_practised_one_counts_for_review(api, learner):
     assert (body["mode"], body["status"], body["notice"]) == ("review", "correct", None)
 
 
+def test_a_token_undone_and_sent_again_counts_as_practice(api, learner):
+    question = generated_question()
+    variant = served(api, question)
+    wrong = answer(api, question, response="12345", variant=variant["token"]).json()
+
+    undone = api.post("/api/v1/reviews/undo/")
+    again = answer(api, question, response=wrong["correct_answer"], variant=variant["token"])
+
+    assert undone.status_code == 200, undone.text
+    assert (again.json()["mode"], again.json()["notice"]["code"]) == (
+        "practice",
+        "variant_answered",
+    )
+    # The review is taken back; the answer stays, as practice, for what it showed.
+    assert list(Answer.objects.order_by("pk").values_list("mode", "card")) == [
+        ("practice", None),
+        ("practice", None),
+    ]
+    assert not Card.objects.filter(user=learner, question=question, reps__gt=0).exists()
+
+
 def test_a_token_cannot_be_made_to_say_the_server_chose_it(api, learner):
     question = generated_question()
     token = served(api, question, seed="7")["token"]
