@@ -124,8 +124,9 @@ user = User.objects.create_user("bench", password="bench-password-123")
 _, key = token_create(user=user)
 question = Question.objects.filter(generator="relu_neuron").first()
 payloads = []
-for seed in range(2000):
-    token = variant_token(user_id=user.pk, question_id=question.pk, seed=seed)
+# Each answer to a variant the server chose, once: review mode counts nothing else.
+for seed in range(20000):
+    token = variant_token(user_id=user.pk, question_id=question.pk, seed=seed, server_chosen=True)
     payloads.append([f"/api/v1/questions/{question.pk}/answers/",
                      {"response": "0.5", "variant": token, "duration_ms": 4000}])
 print(json.dumps({"token": key, "payloads": payloads}))

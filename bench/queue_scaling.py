@@ -52,7 +52,8 @@ def build(connection: object) -> None:
                email, is_staff, is_active, date_joined, plan, timezone, desired_retention,
                new_cards_per_day, reviews_per_day, day_starts_at_hour, reminder_hour,
                email_reminders)
-           SELECT '!', false, 'bench-' || n, '', '', '', false, true, now(), 'free', 'UTC', 0.9,
+           SELECT '!', false, 'bench-' || n, '', '', '', false, true, now() - interval '90 days',
+               'free', 'UTC', 0.9,
                20, 200, 4, 18, false
            FROM generate_series(1, %(users)s) AS n""",
     ]

@@ -1,5 +1,5 @@
 """Item analysis for a classroom: how each question of the course did on the members' first
-attempts.
+attempts, in review (practice is the learner's own, and may follow a look at the answer).
 
 - facility: the mean score of the first attempts (1: everyone right first time).
 - discrimination: the point-biserial correlation between the score on the item and the
@@ -54,7 +54,9 @@ class FirstAttempts:
 
 def _first_answers(classroom: Classroom, members: list[int]) -> QuerySet[Answer, Any]:
     answers = Answer.objects.filter(
-        user_id__in=members, question_id__in=course_question_ids(classroom)
+        user_id__in=members,
+        question_id__in=course_question_ids(classroom),
+        mode=Answer.Mode.REVIEW,
     )
     if connections[answers.db].features.can_distinct_on_fields:
         # PostgreSQL walks the (user, question, created_at) index in order.

@@ -110,16 +110,18 @@ def classroom_progress(*, classroom: Classroom, now: datetime) -> list[LearnerPr
     """One row per current member, ordered by username. Six queries, whatever the size.
 
     - lessons_completed: lessons of the course completed.
-    - answers, accuracy: answers to the course's questions (any mode) and their mean score
-      (partial credit counts in part); accuracy is None without answers.
+    - answers, accuracy: review-mode answers to the course's questions and their mean score
+      (partial credit counts in part); accuracy is None without answers. Practice is the
+      learner's own and counts for nothing here.
     - average_retrievability: mean chance of recall now over the learner's reviewed cards of
       the course (FSRS forgetting curve, whole days since the last review).
     - due: unsuspended cards due by the end of the learner's study day, overdue included;
       overdue: those due before the day began (days in the learner's zone and day-start hour).
     - reviews_7d: review-mode answers in the last seven days.
     - streak_days: consecutive study days with a review of the course, ending today.
-    - last_active: the latest answer or lesson completion in the course.
-    - assignments_done: the classroom's assignments done before they were due.
+    - last_active: the latest answer (any mode) or lesson completion in the course.
+    - assignments_done: the classroom's assignments done before they were due (by when the
+      server received the answers).
     """
     users = classroom_members(classroom)
     if not users:
@@ -204,7 +206,7 @@ def _study_day(users: Sequence[User]) -> Case:
 def _answer_figures(
     users: Sequence[User], *, questions: QuerySet[Any, Any], now: datetime
 ) -> dict[int, _Answered]:
-    """Answer counts, scores, recent reviews, last answer and review days per learner, from
+    """Review counts, scores, recent reviews, last answer and review days per learner, from
     one scan of their answers grouped by learner and study day (the learner's own)."""
     review = Q(mode=Answer.Mode.REVIEW)
     per_day = (
@@ -212,20 +214,19 @@ def _answer_figures(
         .annotate(day=_study_day(users))
         .values("user_id", "day")
         .annotate(
-            n=Count("pk"),
-            score=Sum("score"),
             reviews=Count("pk", filter=review),
+            score=Sum("score", filter=review, default=0.0),
             week=Count("pk", filter=review & Q(created_at__gte=now - _WEEK)),
             last=Epoch(Max("created_at")),  # a float: parsed per learner, not per day
         )
-        .values_list("user_id", "day", "n", "score", "reviews", "week", "last")
+        .values_list("user_id", "day", "reviews", "score", "week", "last")
         .order_by()
     )
     answered: dict[int, _Answered] = defaultdict(_Answered)
     latest: dict[int, float] = {}
-    for user_id, day, n, score, reviews, week, last in per_day:
+    for user_id, day, reviews, score, week, last in per_day:
         figures = answered[user_id]
-        figures.answers += n
+        figures.answers += reviews
         figures.score += score
         figures.reviews_7d += week
         latest[user_id] = max(last, latest.get(user_id, last))
@@ -310,8 +311,10 @@ def assignments_done(
     completions: Sequence[tuple[int, int, datetime | None]] | None = None,
 ) -> dict[tuple[int, int], bool]:
     """Whether each learner did each assignment: its lesson completed and each of its questions
-    answered with full marks at least once, all before it was due. At most two queries (none
-    for lesson completions already read by the caller)."""
+    answered with full marks in review at least once, all before it was due. An answer is
+    judged by when the server received it: a device's clock says when a review was made, and
+    could say anything. At most two queries (none for lesson completions already read by the
+    caller)."""
     if not assignments or not user_ids:
         return {}
     lesson_ids = {a.lesson_id for a in assignments if a.lesson_id is not None}
@@ -332,10 +335,13 @@ def assignments_done(
         first_right = {
             (row["user_id"], row["question_id"]): row["first"]
             for row in Answer.objects.filter(
-                user_id__in=user_ids, question_id__in=question_ids, score__gte=1
+                user_id__in=user_ids,
+                question_id__in=question_ids,
+                mode=Answer.Mode.REVIEW,
+                score__gte=1,
             )
             .values("user_id", "question_id")
-            .annotate(first=Epoch(Min("created_at")))
+            .annotate(first=Epoch(Min("received_at")))
             .order_by()
         }
 

@@ -326,6 +326,7 @@ SPECTACULAR_SETTINGS = {
         "RatingEnum": "reviews.models.Answer.Rating",
         "NotificationKindEnum": "accounts.models.Notification.Kind",
         "QuestionKindEnum": "quizzes.models.Question.Kind",
+        "AnswerOutStatusEnum": "reviews.models.Answer.Status",
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
@@ -350,6 +351,9 @@ LABS_CACHE_SECONDS = env_int("LABS_CACHE_SECONDS", 24 * 3600)
 
 # How long a served variant may be answered, in seconds (offline reviews sync later).
 VARIANT_TOKEN_MAX_AGE = env_int("VARIANT_TOKEN_MAX_AGE", 30 * 24 * 3600)
+# How old an offline review may be when it is synced, in seconds: the time is the device's
+# word, so it is bounded (and never before the account was made).
+OFFLINE_REVIEW_MAX_AGE = env_int("OFFLINE_REVIEW_MAX_AGE", VARIANT_TOKEN_MAX_AGE)
 # How long a repeat of an answer is recognised by its idempotency key, in seconds.
 IDEMPOTENCY_TTL = env_int("IDEMPOTENCY_TTL", 7 * 24 * 3600)
 

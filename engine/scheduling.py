@@ -74,11 +74,12 @@ def rating_for(
     """The rating for one answer.
 
     The learner's own rating wins when there is one: free text is always rated by the learner
-    (its `status` is None), and on other kinds it overrides the grade. Otherwise wrong is
-    Again, partial is Hard, and right is Good, or Easy when answered in under `fast_ms` (an
-    unknown duration is not fast).
+    (its `status` is None), and on other kinds it overrides the grade, except that a wrong
+    answer stays Again whatever the learner says. Otherwise wrong is Again, partial is Hard,
+    and right is Good, or Easy when answered in under `fast_ms` (an unknown duration is not
+    fast).
     """
-    if self_rating is not None:
+    if self_rating is not None and status != "incorrect":
         return Rating.from_label(self_rating)
     if duration_ms is not None and duration_ms < 0:
         raise ValueError("duration_ms can't be negative")

@@ -2,7 +2,7 @@ from typing import Any
 
 from django.contrib import admin
 
-from reviews.models import Answer, Card, IdempotencyRecord
+from reviews.models import Answer, Card, IdempotencyRecord, Reveal
 
 
 class RecordAdmin(admin.ModelAdmin):
@@ -18,7 +18,13 @@ class RecordAdmin(admin.ModelAdmin):
 @admin.register(Answer)
 class AnswerAdmin(RecordAdmin):
     list_display = ("created_at", "user", "question", "mode", "status", "score", "misconception")
-    list_filter = ("mode", "status")
+    list_filter = ("mode", "status", "notice")
+    raw_id_fields = ("user", "question", "reveal")
+
+
+@admin.register(Reveal)
+class RevealAdmin(RecordAdmin):
+    list_display = ("created_at", "user", "question", "variant_seed")
     raw_id_fields = ("user", "question")
 
 

@@ -17,3 +17,4 @@ class ReviewsConfig(AppConfig):
             selectors.export_stored_responses,
             models=["reviews.IdempotencyRecord"],
         )
+        exports.register("reveals", selectors.export_reveals, models=["reviews.Reveal"])

@@ -7,11 +7,13 @@ steps it, so two answers to one card at once are applied one after the other.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Exists, Q
 
 from accounts.models import User
 from config import background
@@ -23,8 +25,9 @@ from reviews.models import Answer, Card, Deck
 
 SCHEDULE_FIELDS = [
     *("state", "step", "stability", "difficulty", "due", "last_review", "reps", "lapses"),
-    *("leech", "suspended"),
+    *("leech", "suspended", "pending_reveal"),
 ]
+"""What a review changes on a card: its schedule, its leech flags, and the reveal it answers."""
 
 
 def card_state(card: Card) -> CardState:
@@ -57,14 +60,24 @@ def scheduler_config(user: User) -> SchedulerConfig:
     return SchedulerConfig(desired_retention=user.desired_retention, parameters=parameters)
 
 
-def card_locked(*, user: User, question: Question) -> Card | None:
-    """The learner's card for the question, locked for this transaction; None when the
-    learner has none yet. A card made ahead in the learner's deck is still new and is
-    stepped from there."""
-    try:
-        return Card.objects.select_for_update().get(user=user, question=question)
-    except Card.DoesNotExist:
-        return None
+def card_locked(
+    *, user: User, question: Question, variant_nonce: str = ""
+) -> tuple[Card | None, bool]:
+    """The learner's card for the question, locked for this transaction (None when the
+    learner has none yet), and whether the variant token `variant_nonce` was answered before,
+    in any mode. A card made ahead in the learner's deck is still new and is stepped from there.
+
+    One query when the learner has a card for the question; without one, a second looks for
+    the token's earlier answers (a practice answer leaves no card behind).
+    """
+    cards = Card.objects.select_for_update().filter(user=user, question=question)
+    if not variant_nonce:
+        return cards.first(), False
+    used = Answer.objects.filter(user=user, variant_nonce=variant_nonce)
+    card = cards.annotate(variant_answered=Exists(used)).first()
+    if card is None:
+        return None, used.exists()
+    return card, bool(getattr(card, "variant_answered", False))
 
 
 def card_review(
@@ -93,9 +106,27 @@ def card_review(
         rng=scheduling.review_rng(card.seed, before.reps),
     )
     apply_state(card, outcome.state)
+    card.pending_reveal = None  # this review is the one a reveal was waiting for
     mark_leech(card)
     card.save(update_fields=SCHEDULE_FIELDS if card.pk else None)
     return card, before, outcome
+
+
+def log_replay(
+    *, user: User, card: Card, state: CardState, log: Sequence[tuple[datetime, Answer, Rating]]
+) -> None:
+    """Steps the card from `state` through the reviews of `log`, in the order given (time
+    order), rewriting each one's rating and card before and after, and leaves the card in the
+    state the last one left it. Each step is seeded by its place in the card's history, as a
+    live review is, so replaying the same log lands where the reviews did."""
+    config = scheduler_config(user)
+    for when, answer, rating in log:
+        rng = scheduling.review_rng(card.seed, state.reps)
+        outcome = scheduling.review(state, rating, now=when, config=config, rng=rng)
+        answer.card_before, answer.card_after = state.to_dict(), outcome.state.to_dict()
+        answer.rating = int(rating)
+        state = outcome.state
+    apply_state(card, state)
 
 
 def new_card(*, user: User, question: Question) -> Card:
@@ -154,43 +185,84 @@ def card_action(*, card: Card, action: str, now: datetime) -> Card:
         apply_state(card, CardState.new(now))
         card.buried_until = None
         card.reset_at = now
-        card.lesson_number, card.position = (
-            Question.objects.filter(pk=card.question_id)
-            .values_list("lesson__number", "position")
-            .get()
-        )
+        card.lesson_number, card.position = course_place(card.question_id)
     else:
         raise ValueError(f"unknown card action {action!r}")
     card.save()
     return card
 
 
+def course_place(question_id: int) -> tuple[int, int]:
+    """A question's place in the course (its lesson's number, its position), where its card
+    sits among the new ones."""
+    return Question.objects.filter(pk=question_id).values_list("lesson__number", "position").get()
+
+
 def review_undo(*, user: User) -> tuple[Card | None, int]:
-    """Takes back the learner's last review: its answer row goes, its card returns to exactly
-    the state before it (a card that review created is removed). Returns the card (None when
-    removed) and the question's id. Raises Answer.DoesNotExist when there is nothing to undo,
-    which includes a last review made before its card was forgotten: forgetting has already
-    set it aside, and taking it back would bring back the state the learner reset.
+    """Takes back the review the server received last (an offline review synced after an
+    answer given online is the later one, whatever time it was made): its answer row goes and
+    its card returns to the state it would be in without it. An answer to a variant token
+    stays, as practice: its feedback showed that variant's answer, so the token must not count
+    for review again. Returns the card (None when removed) and the question's id.
+
+    When the review is its card's latest, the card goes back to exactly the state before it
+    (a card that review created is removed); when later reviews of the card arrived before it
+    (it was synced late), the card's log is replayed without it. A reveal the review followed
+    is waiting again. Raises Answer.DoesNotExist when there is nothing to undo, which includes
+    a last review made before its card was forgotten: forgetting has already set it aside, and
+    taking it back would bring back the state the learner reset.
     """
     with transaction.atomic():
         last = (
             Answer.objects.select_for_update()
             .filter(user=user, mode=Answer.Mode.REVIEW, card__isnull=False)
-            .latest("created_at", "pk")
+            .latest("received_at", "pk")
         )
         card = Card.objects.select_for_update(of=("self",)).get(reviews=last)
         question_id = card.question_id
         if card.reset_at is not None and last.created_at < card.reset_at:
             raise Answer.DoesNotExist("the last review was before its card was forgotten")
+        segment = card.reviews.filter(mode=Answer.Mode.REVIEW).exclude(pk=last.pk)
+        if card.reset_at is not None:
+            segment = segment.filter(created_at__gte=card.reset_at)
+        later = segment.filter(
+            Q(created_at__gt=last.created_at) | Q(created_at=last.created_at, pk__gt=last.pk)
+        )
+        has_later = later.exists()
         before = CardState.from_dict(last.card_before or {})
-        last.delete()
-        if before.state == "new" and not card.reviews.exists():
-            card.delete()
-            # The deck may have counted this card as made: build it again in full next time.
-            Deck.objects.filter(user=user).delete()
-            return None, question_id
-        apply_state(card, before)
-        if card.leech and before.lapses < settings.LEECH_LAPSES:
+        reveal_id = last.reveal_id
+        if last.variant_nonce:
+            last.mode, last.notice, last.card, last.rating = Answer.Mode.PRACTICE, "", None, None
+            last.card_before = last.card_after = None
+            last.save(
+                update_fields=["mode", "notice", "card", "rating", "card_before", "card_after"]
+            )
+        else:
+            last.delete()
+        if card.pending_reveal_id is None:
+            card.pending_reveal_id = reveal_id
+        if has_later:
+            history = list(segment.order_by("created_at", "pk"))
+            start = CardState.new(card.reset_at or history[0].created_at)
+            log_replay(
+                user=user,
+                card=card,
+                state=start,
+                log=[(a.created_at, a, Rating(a.rating or Rating.AGAIN)) for a in history],
+            )
+            Answer.objects.bulk_update(history, ["card_before", "card_after", "rating"])
+        elif before.state == "new" and not card.reviews.exists():
+            if card.pending_reveal_id is None:
+                card.delete()
+                # The deck may have counted this card as made: build it again in full next time.
+                Deck.objects.filter(user=user).delete()
+                return None, question_id
+            apply_state(card, before)
+            # Kept for the reveal it waits for: back among the new cards, in course order.
+            card.lesson_number, card.position = course_place(question_id)
+        else:
+            apply_state(card, before)
+        if card.leech and card.lapses < settings.LEECH_LAPSES:
             card.leech = False
             card.suspended = False
         card.save()

@@ -1,5 +1,6 @@
-"""What a learner did and will do: their answers (the review log), the idempotency records
-that make a retried answer count once, and their cards and deck, scheduled by FSRS."""
+"""What a learner did and will do: their answers (the review log), the answers they looked at
+first (reveals), the idempotency records that make a retried answer count once, and their cards
+and deck, scheduled by FSRS."""
 
 from __future__ import annotations
 
@@ -15,6 +16,33 @@ class CardQuerySet(models.QuerySet["Card"]):
         """Cards the learner has reviewed at least once, forgotten ones included; leaves out
         the new cards made ahead for questions never answered."""
         return self.filter(~models.Q(state=Card.State.NEW) | models.Q(reset_at__isnull=False))
+
+
+class Reveal(models.Model):
+    """A learner asked to see a question's answer before answering it ("Show the answer", or
+    the model answer of a free-text question, which they rate their own answer against).
+
+    Not an answer: it changes no schedule by itself. The learner's next review of the question
+    follows it: a free-text answer names it, and a machine-graded one counts as Again.
+    """
+
+    # No index of its own: the (user, question) index leads with the user.
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reveals", db_index=False
+    )
+    question = models.ForeignKey(
+        Question, on_delete=models.CASCADE, related_name="reveals", db_index=False
+    )
+    variant_seed = models.PositiveBigIntegerField(
+        null=True, blank=True, help_text="The generated variant whose answer was shown."
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        indexes = [models.Index(fields=["user", "question"], name="reveal_user_question")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} revealed {self.question_id}"
 
 
 class Card(models.Model):
@@ -58,6 +86,16 @@ class Card(models.Model):
         blank=True,
         help_text="When the card was last forgotten: its review log starts over from here.",
     )
+    # Read with the card's row lock, so the review that follows a reveal costs no query to find.
+    pending_reveal = models.ForeignKey(
+        Reveal,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        db_index=False,  # indexed below, where set
+        related_name="+",
+        help_text="The learner looked at the answer since their last review of this card.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = CardQuerySet.as_manager()
@@ -78,6 +116,11 @@ class Card(models.Model):
                 fields=["user", "lesson_number", "position", "question"],
                 condition=models.Q(suspended=False, state="new"),
                 name="card_new",
+            ),
+            models.Index(
+                fields=["pending_reveal"],
+                condition=models.Q(pending_reveal__isnull=False),
+                name="card_pending_reveal",
             ),
         ]
 
@@ -108,6 +151,13 @@ class Answer(models.Model):
         GOOD = "good", "Good"
         EASY = "easy", "Easy"
 
+    class Notice(models.TextChoices):
+        """Why an answer counted otherwise than it was sent or graded."""
+
+        SEED_CHOSEN = "seed_chosen", "The learner picked the variant's seed: practice"
+        VARIANT_ANSWERED = "variant_answered", "The variant was answered before: practice"
+        ANSWER_REVEALED = "answer_revealed", "The answer was looked at first: Again"
+
     # Neither has an index of its own: the composite indexes below lead with each, so every
     # answer written updates two indexes fewer.
     user = models.ForeignKey(
@@ -119,6 +169,19 @@ class Answer(models.Model):
     question_version = models.PositiveIntegerField()
     mode = models.CharField(max_length=8, choices=Mode.choices, default=Mode.REVIEW)
     variant_seed = models.PositiveBigIntegerField(null=True, blank=True)
+    variant_nonce = models.CharField(
+        max_length=16, blank=True, help_text="The identity of the variant token answered."
+    )
+    notice = models.CharField(max_length=16, choices=Notice.choices, blank=True)
+    reveal = models.ForeignKey(
+        Reveal,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        db_index=False,  # indexed below, where set
+        related_name="answers",
+        help_text="The reveal this answer followed.",
+    )
     response = models.TextField(blank=True, help_text="The text as the learner typed it.")
     value_read = models.CharField(
         max_length=120, blank=True, help_text="The number read from the text, exactly (p/q)."
@@ -140,14 +203,31 @@ class Answer(models.Model):
     card_after = models.JSONField(null=True, blank=True)
     # When the answer was given: now, or the time an offline review was made.
     created_at = models.DateTimeField(default=timezone.now, db_index=True)
+    # When the server got it: what deadlines are judged by, since a device says `created_at`.
+    received_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
         ordering = ["-created_at", "-pk"]
         indexes = [
             models.Index(fields=["user", "question", "created_at"]),
             models.Index(fields=["question", "created_at"]),
-            # A learner's reviews of today, and their last review (undo).
+            # A learner's reviews of today.
             models.Index(fields=["user", "mode", "created_at"], name="answer_user_day"),
+            # The review the server received last (undo).
+            models.Index(
+                fields=["user", "received_at"],
+                condition=models.Q(mode="review"),
+                name="answer_user_received",
+            ),
+            models.Index(
+                fields=["reveal"], condition=models.Q(reveal__isnull=False), name="answer_reveal"
+            ),
+            # Whether a variant token was answered before, in any mode.
+            models.Index(
+                fields=["user", "variant_nonce"],
+                condition=~models.Q(variant_nonce=""),
+                name="answer_user_variant",
+            ),
         ]
         constraints = [
             models.CheckConstraint(
@@ -158,6 +238,18 @@ class Answer(models.Model):
                 fields=["user", "client_id"],
                 condition=models.Q(client_id__isnull=False),
                 name="answer_client_id_once",
+            ),
+            # A served variant counts for review once, however often it is sent back.
+            models.UniqueConstraint(
+                fields=["user", "variant_nonce"],
+                condition=models.Q(mode="review") & ~models.Q(variant_nonce=""),
+                name="answer_variant_reviewed_once",
+            ),
+            # A reveal is followed by one review.
+            models.UniqueConstraint(
+                fields=["reveal"],
+                condition=models.Q(mode="review", reveal__isnull=False),
+                name="answer_reveal_reviewed_once",
             ),
         ]
 

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Prefetch, QuerySet
 
 from accounts.models import User
-from reviews.models import Answer, Card, Deck, IdempotencyRecord
+from quizzes.models import Choice
+from reviews.models import Answer, Card, Deck, IdempotencyRecord, Reveal
 
 
 def cards_of(*, user: User) -> QuerySet[Card]:
@@ -16,13 +17,25 @@ def cards_of(*, user: User) -> QuerySet[Card]:
     return Card.objects.filter(user=user).seen().order_by("due", "pk")
 
 
+def answer_of(*, user: User, answer_id: int) -> Answer | None:
+    """The learner's answer with what its feedback needs; None for anyone else's."""
+    return (
+        Answer.objects.filter(user=user, pk=answer_id)
+        .select_related("question", "card")
+        .prefetch_related(
+            Prefetch("question__choices", queryset=Choice.objects.order_by("position"))
+        )
+        .first()
+    )
+
+
 def export_answers(user: User) -> list[dict[str, Any]]:
     return [
         {
             "question": a.question.key,
             "question_version": a.question_version,
             "mode": a.mode,
-            "variant_seed": a.variant_seed,
+            "variant_seed": None if a.variant_seed is None else str(a.variant_seed),
             "response": a.response,
             "choice_ids": a.choice_ids,
             "status": a.status,
@@ -34,7 +47,10 @@ def export_answers(user: User) -> list[dict[str, Any]]:
             "rating": a.rating,
             "card_before": a.card_before,
             "card_after": a.card_after,
+            "notice": a.notice or None,
+            "reveal": a.reveal_id,
             "created_at": a.created_at.isoformat(),
+            "received_at": a.received_at.isoformat(),
         }
         for a in Answer.objects.filter(user=user).select_related("question").order_by("pk")
     ]
@@ -62,6 +78,19 @@ def export_stored_responses(user: User) -> list[dict[str, Any]]:
             "created_at": r.created_at.isoformat(),
         }
         for r in IdempotencyRecord.objects.filter(user=user).order_by("pk")
+    ]
+
+
+def export_reveals(user: User) -> list[dict[str, Any]]:
+    """Each time the learner looked at an answer first."""
+    return [
+        {
+            "id": r.pk,
+            "question": r.question.key,
+            "variant_seed": None if r.variant_seed is None else str(r.variant_seed),
+            "created_at": r.created_at.isoformat(),
+        }
+        for r in Reveal.objects.filter(user=user).select_related("question").order_by("pk")
     ]
 
 

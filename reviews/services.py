@@ -1,27 +1,28 @@
 """Writes on answers: grade one answer and keep it, once, in one transaction.
 
 The path of one answer: rebuild the variant from its signed token, read the typed text, grade it
-with the engine (`quizzes.grading`), step the learner's card, store the answer and its
-idempotency record (`reviews.idempotency`), commit. Anything refused is refused before the first
-write, so a refused answer leaves nothing behind.
+with the engine (`quizzes.grading`), decide how it counts (`answer_counting`), step the
+learner's card, store the answer and its idempotency record (`reviews.idempotency`), commit.
+Anything refused is refused before the first write, so a refused answer leaves nothing behind.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from accounts.models import User
 from engine import Grade
 from engine.scheduling import rating_for
-from quizzes.grading import Graded, choice_verdicts, feedback_html, grade_submission
+from quizzes.grading import Graded, grade_submission
 from quizzes.models import Choice, Question
 from reviews import cards, errors
+from reviews.feedback import answer_result
 from reviews.idempotency import Replayable
-from reviews.models import Answer
+from reviews.models import Answer, Card, Reveal
 
 
 @dataclass(frozen=True)
@@ -35,6 +36,18 @@ class Submitted:
     mode: str = Answer.Mode.REVIEW
     duration_ms: int | None = None
     client_id: uuid.UUID | None = None
+    reveal: int | None = None
+
+
+@dataclass(frozen=True)
+class Counted:
+    """How an answer counts: its mode, why it counts otherwise than it was sent (a notice),
+    the reveal it follows, and its verdict (a review after a look at the answer scores 0)."""
+
+    mode: str
+    notice: str
+    reveal_id: int | None
+    grade: Grade
 
 
 def grade_submitted(
@@ -51,6 +64,73 @@ def grade_submitted(
     )
 
 
+def answer_counting(
+    *,
+    question: Question,
+    graded: Graded,
+    mode: str,
+    card: Card | None,
+    variant_answered: bool,
+    reveal: int | None,
+) -> Counted:
+    """How a graded answer counts, from what the server knows of the learner's card.
+
+    Review mode counts only what the server chose for the learner, once: an answer to a
+    variant whose seed the learner picked, or to a token answered before (in any mode, since
+    any answer shows the right one), is practice. A free-text review follows the reveal of the
+    model answer its card waits for (`AnswerRefused` on `reveal` otherwise); a machine-graded
+    review that follows a reveal counts as not known: Again, with a score of 0.
+    """
+    served, grade = graded.served, graded.grade
+    if mode == Answer.Mode.REVIEW and served is not None and not served.server_chosen:
+        return Counted(Answer.Mode.PRACTICE, Answer.Notice.SEED_CHOSEN, None, grade)
+    if mode == Answer.Mode.REVIEW and variant_answered:
+        return Counted(Answer.Mode.PRACTICE, Answer.Notice.VARIANT_ANSWERED, None, grade)
+    if question.kind == Question.Kind.FREE_TEXT:
+        if reveal is None:
+            raise errors.missing_reveal()
+        if mode == Answer.Mode.REVIEW and (card is None or card.pending_reveal_id != reveal):
+            raise errors.stale_reveal()
+        return Counted(mode, "", reveal, grade)
+    if mode == Answer.Mode.REVIEW and card is not None and card.pending_reveal_id is not None:
+        looked = dataclasses.replace(grade, status="incorrect", score=0.0)
+        return Counted(mode, Answer.Notice.ANSWER_REVEALED, card.pending_reveal_id, looked)
+    return Counted(mode, "", None, grade)
+
+
+def answer_row(
+    *,
+    user: User,
+    question: Question,
+    submitted: Submitted,
+    graded: Graded,
+    counted: Counted,
+    now: datetime,
+) -> Answer:
+    """The answer as stored: what was sent, its verdict, how it counted; received `now`."""
+    verdict = counted.grade
+    return Answer(
+        user=user,
+        question=question,
+        question_version=question.version,
+        mode=counted.mode,
+        variant_seed=graded.seed,
+        variant_nonce=graded.served.nonce if graded.served else "",
+        notice=counted.notice,
+        reveal_id=counted.reveal_id,
+        response=submitted.response or "",
+        value_read=graded.value_read,
+        choice_ids=sorted(submitted.choice_ids or []),
+        status=verdict.status,
+        score=verdict.score,
+        misconception=verdict.misconception.code if verdict.misconception else "",
+        self_rating=submitted.self_rating or "",
+        duration_ms=submitted.duration_ms,
+        client_id=submitted.client_id,
+        received_at=now,
+    )
+
+
 def answer_submit(
     *, user: User, question: Question, submitted: Submitted, now: datetime
 ) -> Replayable:
@@ -64,36 +144,39 @@ def answer_submit(
         raise errors.already_answered()
     choices = list(question.choices.order_by("position")) if question.is_choice else []
     graded = grade_submitted(user=user, question=question, choices=choices, submitted=submitted)
-    verdict = graded.grade
-    answer = Answer(
-        user=user,
+    free_text, reveal = question.kind == Question.Kind.FREE_TEXT, submitted.reveal
+    if free_text and reveal is None:
+        raise errors.missing_reveal()
+    nonce = graded.served.nonce if graded.served else ""
+    card, answered = None, False
+    if submitted.mode == Answer.Mode.REVIEW:
+        card, answered = cards.card_locked(user=user, question=question, variant_nonce=nonce)
+    elif (
+        free_text
+        # Practice leaves the card alone: any of the learner's reveals of the question will do.
+        and not Reveal.objects.filter(pk=reveal or 0, user=user, question=question).exists()
+    ):
+        raise errors.stale_reveal()
+    counted = answer_counting(
         question=question,
-        question_version=question.version,
+        graded=graded,
         mode=submitted.mode,
-        variant_seed=graded.seed,
-        response=submitted.response or "",
-        value_read=graded.value_read,
-        choice_ids=sorted(submitted.choice_ids or []),
-        status=verdict.status,
-        score=verdict.score,
-        misconception=verdict.misconception.code if verdict.misconception else "",
-        self_rating=submitted.self_rating or "",
-        duration_ms=submitted.duration_ms,
-        client_id=submitted.client_id,
+        card=card,
+        variant_answered=answered,
+        reveal=submitted.reveal,
+    )
+    answer = answer_row(
+        user=user, question=question, submitted=submitted, graded=graded, counted=counted, now=now
     )
     review = None
-    if submitted.mode == Answer.Mode.REVIEW:
+    if counted.mode == Answer.Mode.REVIEW:
         rating = rating_for(
-            status=None if question.kind == Question.Kind.FREE_TEXT else verdict.status,
+            status=None if graded.self_rated else counted.grade.status,
             duration_ms=submitted.duration_ms,
             self_rating=submitted.self_rating,
         )
         card, before, outcome = cards.card_review(
-            card=cards.card_locked(user=user, question=question),
-            user=user,
-            question=question,
-            rating=rating,
-            now=now,
+            card=card, user=user, question=question, rating=rating, now=now
         )
         answer.card, answer.rating = card, int(rating)
         answer.card_before, answer.card_after = before.to_dict(), outcome.state.to_dict()
@@ -101,36 +184,14 @@ def answer_submit(
             answer.created_at = outcome.state.last_review
         review = cards.review_summary(card, outcome, rating)
     # The score's range is also a database constraint; checking it here would cost a query.
-    answer.full_clean(exclude=["user", "question", "card"], validate_constraints=False)
+    answer.full_clean(exclude=["user", "question", "card", "reveal"], validate_constraints=False)
     answer.save()
-    result = answer_result(answer=answer, question=question, choices=choices, grade=verdict)
-    result["review"] = review
+    result = answer_result(
+        answer=answer,
+        question=question,
+        choices=choices,
+        grade=counted.grade,
+        order=graded.served.order if graded.served else None,
+        review=review,
+    )
     return Replayable(201, result)
-
-
-def answer_result(
-    *, answer: Answer, question: Question, choices: list[Choice], grade: Grade
-) -> dict[str, Any]:
-    """The response to an answer: the verdict, why, and what was right."""
-    mistake = grade.misconception
-    result: dict[str, Any] = {
-        "answer_id": answer.pk,
-        "question": question.pk,
-        "question_version": answer.question_version,
-        "mode": answer.mode,
-        "status": "self_graded" if question.kind == Question.Kind.FREE_TEXT else grade.status,
-        "score": grade.score,
-        "feedback_html": feedback_html(question, grade),
-        "misconception": None
-        if mistake is None
-        else {"code": mistake.code, "message": mistake.message},
-        "correct_answer": grade.correct_answer,
-        "solution_steps": list(grade.solution_steps),
-        "value_read": None if grade.value_read is None else float(grade.value_read),
-        "review": None,
-    }
-    if question.model_answer_html:
-        result["model_answer_html"] = question.model_answer_html
-    if question.is_choice:
-        result["choices"] = choice_verdicts(choices)
-    return result

@@ -1,10 +1,15 @@
 """Offline reviews, synced in batches: each checked on its own, applied per card in time order.
 
-A review made offline carries its client id and the time it was made. Reviews of one card are
-applied in `reviewed_at` order whatever order they arrive in. A review older than the card's
-last one is slotted into the history and the card rebuilt by replaying its whole log. A client
-id seen before is skipped, so sending a batch again changes nothing. A refused review is
-reported and never holds back the good ones; the good ones are written in one transaction.
+A review made offline carries its client id and the time it was made. That time is the device's
+word, so it must fall after the account was made and within `OFFLINE_REVIEW_MAX_AGE` (the
+variant tokens' lifetime); what a deadline is judged by is when the server received it. Reviews
+of one card are applied in `reviewed_at` order whatever order they arrive in. A review older
+than the card's last one is slotted into the history and the card rebuilt by replaying its
+whole log. A client id seen before is skipped, so sending a batch again changes nothing. A
+review counts as one only as an online answer would (`services.answer_counting`): a variant
+the learner picked or answered before is kept as practice. A refused review is reported and
+never holds back the good ones; the good ones are written in one transaction. Each applied one
+comes back with its feedback, for an app that reviewed offline to show.
 """
 
 from __future__ import annotations
@@ -15,19 +20,21 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import F, Q
 
 from accounts.models import User
 from config.locks import transaction_lock
-from engine import scheduling
 from engine.scheduling import CardState, Rating, rating_for
 from quizzes.errors import AnswerRefused
+from quizzes.grading import Graded
 from quizzes.models import Choice, Question
 from quizzes.selectors import question_is_open_to
 from reviews import bulk, cards
+from reviews.feedback import notice_of, verdict
 from reviews.models import Answer, Card
-from reviews.services import Submitted, grade_submitted
+from reviews.services import Counted, Submitted, answer_counting, answer_row, grade_submitted
 
 MAX_BATCH = 1_000
 CLOCK_SKEW = timedelta(minutes=5)
@@ -58,9 +65,10 @@ def reviews_sync(
     # waits for it, then finds its client ids taken: no review counts twice.
     transaction_lock(f"sync:{user.pk}")
     results: dict[int, dict[str, Any]] = dict(refused)
-    seen = set(
+    # Client ids stored before (with their answer's id) and met earlier in this batch.
+    seen: dict[uuid.UUID | None, int | None] = dict(
         Answer.objects.filter(user=user, client_id__in=[r.client_id for r in reviews]).values_list(
-            "client_id", flat=True
+            "client_id", "pk"
         )
     )
     questions = {
@@ -70,15 +78,32 @@ def reviews_sync(
         .select_related("section")
         .prefetch_related("choices")
     }
+    window = timedelta(seconds=settings.OFFLINE_REVIEW_MAX_AGE)
     by_question: dict[int, list[OfflineReview]] = defaultdict(list)
     for review in reviews:
         if review.client_id in seen:
             results[review.index] = {"client_id": str(review.client_id), "status": "duplicate"}
+            if stored := seen[review.client_id]:
+                results[review.index]["answer_id"] = stored
             continue
-        seen.add(review.client_id)
+        seen[review.client_id] = None
         if review.reviewed_at > now + CLOCK_SKEW:
             results[review.index] = _refused(
                 review, "reviewed_at", "in_future", "This time is in the future."
+            )
+        elif review.reviewed_at < user.date_joined:
+            results[review.index] = _refused(
+                review,
+                "reviewed_at",
+                "before_account",
+                "This time is before your account was made.",
+            )
+        elif review.reviewed_at < now - window:
+            results[review.index] = _refused(
+                review,
+                "reviewed_at",
+                "too_old",
+                f"Reviews made more than {_days(window)} ago can no longer be synced.",
             )
         elif review.question_id not in questions:
             results[review.index] = _refused(
@@ -94,8 +119,26 @@ def reviews_sync(
         else:
             by_question[review.question_id].append(review)
 
-    touched = _apply(user=user, questions=questions, by_question=by_question, results=results)
+    touched = _apply(
+        user=user, questions=questions, by_question=by_question, results=results, now=now
+    )
     return SyncOutcome(results=[results[i] for i in sorted(results)], cards=touched)
+
+
+def _days(window: timedelta) -> str:
+    days = window / timedelta(days=1)
+    return f"{days:g} days" if days != 1 else "a day"
+
+
+@dataclass
+class _Counted:
+    """One review of a card, counted (with its verdict), the row it is stored as, and its
+    rating when it counts as a review."""
+
+    review: OfflineReview
+    counted: Counted
+    answer: Answer
+    rating: Rating | None
 
 
 @transaction.atomic
@@ -105,6 +148,7 @@ def _apply(
     questions: dict[int, Question],
     by_question: dict[int, list[OfflineReview]],
     results: dict[int, dict[str, Any]],
+    now: datetime,
 ) -> list[Card]:
     """Every card of the batch in one transaction, with a fixed number of writes: the cards
     are locked in one query, stepped in memory, and written back in bulk."""
@@ -113,11 +157,51 @@ def _apply(
         for card in Card.objects.select_for_update().filter(user=user, question_id__in=by_question)
     }
     _refuse_before_reset(locked=locked, by_question=by_question, results=results)
+    graded: dict[int, list[tuple[OfflineReview, Graded]]] = {}
+    for question_id, group in by_question.items():
+        group.sort(key=lambda r: (r.reviewed_at, r.index))
+        graded[question_id] = _grade_group(
+            user=user, question=questions[question_id], group=group, results=results
+        )
+    nonces = {g.served.nonce for each in graded.values() for _, g in each if g.served}
+    nonces.discard("")
+    # Tokens answered before, in any mode: answering them again is practice.
+    answered = (
+        set(
+            Answer.objects.filter(user=user, variant_nonce__in=nonces).values_list(
+                "variant_nonce", flat=True
+            )
+        )
+        if nonces
+        else set()
+    )
+
+    practised: list[_Counted] = []
+    stepped: list[tuple[Card, list[_Counted]]] = []
+    replays: list[tuple[Card, list[_Counted]]] = []
+    for question_id, graded_group in graded.items():
+        question = questions[question_id]
+        card = locked.get(question_id)
+        counted = _count_group(
+            user=user,
+            question=question,
+            card=card,
+            group=graded_group,
+            answered=answered,
+            results=results,
+            now=now,
+        )
+        reviewed = [c for c in counted if c.rating is not None]
+        practised += [c for c in counted if c.rating is None]
+        if reviewed:
+            card = card or cards.new_card(user=user, question=question)
+            replays.append((card, reviewed))
     late = [
         card.pk
-        for question_id, card in locked.items()
-        if card.last_review is not None
-        and min(r.reviewed_at for r in by_question[question_id]) < card.last_review
+        for card, reviewed in replays
+        if card.pk is not None
+        and card.last_review is not None
+        and reviewed[0].review.reviewed_at < card.last_review
     ]
     histories: dict[int, list[Answer]] = defaultdict(list)
     # A forgotten card's log is replayed from its reset on: what came before was set aside.
@@ -127,19 +211,10 @@ def _apply(
         .order_by("created_at", "pk")
     ):
         histories[answer.card_id or 0].append(answer)
-
-    stepped: list[tuple[Card, list[tuple[OfflineReview, Answer, Rating]]]] = []
-    for question_id, group in by_question.items():
-        group.sort(key=lambda r: (r.reviewed_at, r.index))
-        question = questions[question_id]
-        card = locked.get(question_id)
-        graded = _grade_group(user=user, question=question, group=group, results=results)
-        if not graded:
-            continue
-        card = card or cards.new_card(user=user, question=question)
+    for card, reviewed in replays:
         history = histories.get(card.pk, []) if card.pk else []
-        _replay(user=user, card=card, history=history, graded=graded)
-        stepped.append((card, graded))
+        _replay(user=user, card=card, history=history, reviewed=reviewed)
+        stepped.append((card, reviewed))
 
     known = [card for card, _ in stepped if card.pk is not None]
     # PostgreSQL and SQLite 3.35+ hand back the new cards' ids, which the answers point at.
@@ -147,21 +222,22 @@ def _apply(
     bulk.card_schedules_write(cards=known, fields=cards.SCHEDULE_FIELDS)
     rewritten = [a for card, _ in stepped for a in histories.get(card.pk, [])]
     Answer.objects.bulk_update(rewritten, ["card_before", "card_after"], batch_size=500)
-    answers = []
-    for card, graded in stepped:
-        for _, answer, _ in graded:
-            answer.card = card
-            answers.append(answer)
-    bulk.answers_insert(answers=answers)
-    for _, graded in stepped:
-        for review, answer, rating in graded:
-            results[review.index] = {
-                "client_id": str(review.client_id),
-                "status": "applied",
-                "answer_id": answer.pk,
-                "score": answer.score,
-                "rating": rating.label,
-            }
+    for card, reviewed in stepped:
+        for item in reviewed:
+            item.answer.card = card
+    written = [item for _, reviewed in stepped for item in reviewed] + practised
+    bulk.answers_insert(answers=[item.answer for item in written])
+    for item in written:
+        results[item.review.index] = {
+            "client_id": str(item.review.client_id),
+            "status": "applied",
+            "answer_id": item.answer.pk,
+            "mode": item.answer.mode,
+            "score": item.answer.score,
+            "rating": None if item.rating is None else item.rating.label,
+            "notice": notice_of(item.answer),
+            "feedback": verdict(questions[item.review.question_id], item.counted.grade),
+        }
     return [card for card, _ in stepped]
 
 
@@ -179,10 +255,10 @@ def _grade_group(
     question: Question,
     group: list[OfflineReview],
     results: dict[int, dict[str, Any]],
-) -> list[tuple[OfflineReview, Answer, Rating]]:
+) -> list[tuple[OfflineReview, Graded]]:
     """Grades one card's reviews; a refused one is reported and left out."""
     choices: list[Choice] = list(question.choices.all())
-    graded: list[tuple[OfflineReview, Answer, Rating]] = []
+    graded: list[tuple[OfflineReview, Graded]] = []
     for review in group:
         try:
             result = grade_submitted(
@@ -193,31 +269,62 @@ def _grade_group(
                 review, refusal.field or "", refusal.code, refusal.message
             )
             continue
-        verdict = result.grade
-        answer = Answer(
+        graded.append((review, result))
+    return graded
+
+
+def _count_group(
+    *,
+    user: User,
+    question: Question,
+    card: Card | None,
+    group: list[tuple[OfflineReview, Graded]],
+    answered: set[str],
+    results: dict[int, dict[str, Any]],
+    now: datetime,
+) -> list[_Counted]:
+    """Counts one card's graded reviews in time order, as online answers would count: a token
+    counts for review once, and the first review after a reveal follows it. A refused one is
+    reported and left out. `answered` gains the tokens answered here."""
+    counted: list[_Counted] = []
+    for review, graded in group:
+        nonce = graded.served.nonce if graded.served else ""
+        try:
+            how = answer_counting(
+                question=question,
+                graded=graded,
+                mode=Answer.Mode.REVIEW,
+                card=card,
+                variant_answered=nonce in answered,
+                reveal=review.submitted.reveal,
+            )
+        except AnswerRefused as refusal:
+            results[review.index] = _refused(
+                review, refusal.field or "", refusal.code, refusal.message
+            )
+            continue
+        if nonce:
+            answered.add(nonce)
+        if card is not None and how.reveal_id == card.pending_reveal_id:
+            card.pending_reveal = None  # this review is the one the reveal waited for
+        answer = answer_row(
             user=user,
             question=question,
-            question_version=question.version,
-            mode=Answer.Mode.REVIEW,
-            variant_seed=result.seed,
-            response=review.submitted.response or "",
-            value_read=result.value_read,
-            choice_ids=sorted(review.submitted.choice_ids or []),
-            status=verdict.status,
-            score=verdict.score,
-            misconception=verdict.misconception.code if verdict.misconception else "",
-            self_rating=review.submitted.self_rating or "",
-            duration_ms=review.submitted.duration_ms,
-            client_id=review.client_id,
-            created_at=review.reviewed_at,
+            submitted=review.submitted,
+            graded=graded,
+            counted=how,
+            now=now,
         )
-        rating = rating_for(
-            status=None if question.kind == Question.Kind.FREE_TEXT else verdict.status,
-            duration_ms=review.submitted.duration_ms,
-            self_rating=review.submitted.self_rating,
-        )
-        graded.append((review, answer, rating))
-    return graded
+        answer.created_at = review.reviewed_at
+        rating = None
+        if how.mode == Answer.Mode.REVIEW:
+            rating = rating_for(
+                status=None if graded.self_rated else how.grade.status,
+                duration_ms=review.submitted.duration_ms,
+                self_rating=review.submitted.self_rating,
+            )
+        counted.append(_Counted(review, how, answer, rating))
+    return counted
 
 
 def _refuse_before_reset(
@@ -249,18 +356,12 @@ def _refuse_before_reset(
             del by_question[question_id], locked[question_id]
 
 
-def _replay(
-    *,
-    user: User,
-    card: Card,
-    history: list[Answer],
-    graded: list[tuple[OfflineReview, Answer, Rating]],
-) -> None:
+def _replay(*, user: User, card: Card, history: list[Answer], reviewed: list[_Counted]) -> None:
     """Steps the card through its new reviews; with a `history` (a late review arrived), the
     whole log is replayed from a new card, and every entry's before/after is rewritten. For a
     forgotten card the log is its segment since the reset, replayed from the card as it was
     left then (new, due at the reset)."""
-    earliest = graded[0][0].reviewed_at
+    earliest = reviewed[0].review.reviewed_at
     if card.pk is None:
         state = CardState.new(earliest)
     elif history:
@@ -269,16 +370,13 @@ def _replay(
         state = cards.card_state(card)
     log = sorted(
         [(a.created_at, 0, a.pk or 0, a, Rating(a.rating or Rating.AGAIN)) for a in history]
-        + [(r.reviewed_at, 1, r.index, a, rating) for r, a, rating in graded],
+        + [
+            (c.review.reviewed_at, 1, c.review.index, c.answer, c.rating or Rating.AGAIN)
+            for c in reviewed
+        ],
         key=lambda item: item[:3],
     )
-    config = cards.scheduler_config(user)
-    for when, _, _, answer, rating in log:
-        # Seeded by the review's place in the card's history, as a live review is.
-        rng = scheduling.review_rng(card.seed, state.reps)
-        outcome = scheduling.review(state, rating, now=when, config=config, rng=rng)
-        answer.card_before, answer.card_after = state.to_dict(), outcome.state.to_dict()
-        answer.rating = int(rating)
-        state = outcome.state
-    cards.apply_state(card, state)
+    cards.log_replay(
+        user=user, card=card, state=state, log=[(when, a, r) for when, _, _, a, r in log]
+    )
     cards.mark_leech(card)

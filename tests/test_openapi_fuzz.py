@@ -48,6 +48,14 @@ SEQUENCE_CHECKS = [*CHECKS, ensure_resource_availability, use_after_free]
 # sequence keeps the token it runs on.
 SIGN_OUTS = {"/api/v1/auth/logout/", "/api/v1/auth/logout-all/"}
 
+# A sync reports each bad review in its 200 answer, so one bad item never sinks the batch: an
+# item that breaks its schema is refused there, not with a 4xx (the batch as a whole still is).
+NOT_CHECKED = {"POST /api/v1/reviews/sync/": {negative_data_rejection}}
+
+
+def checks_for(case: Any, checks: list[Any]) -> list[Any]:
+    return [c for c in checks if c not in NOT_CHECKED.get(case.operation.label, set())]
+
 
 # The schema view touches no database, so it can be read while tests are collected.
 schema = schemathesis.openapi.from_wsgi(
@@ -90,7 +98,7 @@ def headers(key: str) -> dict[str, str]:
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 def test_every_operation_answers_within_its_schema(case, content):
-    case.call_and_validate(headers=headers(new_key()), checks=CHECKS)
+    case.call_and_validate(headers=headers(new_key()), checks=checks_for(case, CHECKS))
 
 
 class Sequences(schema.as_state_machine()):  # type: ignore[misc]
@@ -116,7 +124,7 @@ class Sequences(schema.as_state_machine()):  # type: ignore[misc]
     ) -> None:
         case.validate_response(
             response,
-            checks=SEQUENCE_CHECKS,
+            checks=checks_for(case, SEQUENCE_CHECKS),
             transport_kwargs=kwargs or None,
             recorder=self.recorder,
         )

@@ -102,7 +102,7 @@ class NotificationSerializer(serializers.ModelSerializer[Notification]):
 
 class NotificationsReadSerializer(serializers.Serializer[None]):
     ids = serializers.ListField(
-        child=StrictIntegerField(min_value=1),
+        child=StrictIntegerField(min_value=1, max_value=2**63 - 1),
         required=False,
         max_length=500,
         help_text="The notifications to mark read; leave out to mark every unread one.",

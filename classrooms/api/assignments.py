@@ -10,7 +10,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from classrooms import selectors, services
-from classrooms.api.classrooms import classroom_or_404, refusal_problem, teacher_or_403
+from classrooms.api.classrooms import (
+    SlugLookupField,
+    classroom_or_404,
+    refusal_problem,
+    teacher_or_403,
+)
 from classrooms.models import Assignment
 from classrooms.progress import assignments_done
 from config.fields import StrictIntegerField
@@ -19,7 +24,7 @@ from course.models import Lesson
 
 class AssignmentInSerializer(serializers.Serializer[Any]):
     title = serializers.CharField(max_length=200)
-    lesson = serializers.SlugRelatedField(
+    lesson = SlugLookupField(
         slug_field="slug",
         queryset=Lesson.objects.live(),
         required=False,

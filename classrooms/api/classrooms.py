@@ -52,9 +52,19 @@ class ClassroomSerializer(serializers.Serializer[Any]):
         }
 
 
+class SlugLookupField(serializers.SlugRelatedField[Any]):
+    """A slug looked up in the database; text no row can hold (a NUL character, which
+    PostgreSQL refuses in a query) is simply not found."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, str) and "\x00" in data:
+            self.fail("does_not_exist", slug_name=self.slug_field, value=data)
+        return super().to_internal_value(data)
+
+
 class ClassroomCreateSerializer(serializers.Serializer[Any]):
     name = serializers.CharField(max_length=120)
-    course = serializers.SlugRelatedField(
+    course = SlugLookupField(
         slug_field="slug",
         queryset=Course.objects.live(),
         error_messages={"does_not_exist": "There is no course '{value}'."},

@@ -71,7 +71,7 @@ class LearnerProgressSerializer(serializers.Serializer[Any]):
     user_id = serializers.IntegerField()
     username = serializers.CharField()
     lessons_completed = serializers.IntegerField()
-    answers = serializers.IntegerField(help_text="Answers to the course's questions, any mode.")
+    answers = serializers.IntegerField(help_text="Review-mode answers to the course's questions.")
     accuracy = serializers.FloatField(allow_null=True, help_text="Mean score of those answers.")
     average_retrievability = serializers.FloatField(
         allow_null=True, help_text="Mean chance of recall now over reviewed cards of the course."

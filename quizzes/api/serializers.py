@@ -1,9 +1,35 @@
+import re
 from typing import Any
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from config.fields import QuerySerializer
+from engine.generators import MAX_SEED
 from quizzes.models import Question
+
+SEED_PATTERN = r"^[0-9]{1,19}\Z"
+"""A seed as JSON carries it: decimal digits in a string, since a 64-bit integer does not
+survive a JavaScript number."""
+
+
+@extend_schema_field({"type": "string", "pattern": "^[0-9]{1,19}$", "maxLength": 19})
+class SeedField(serializers.CharField):
+    """A variant's seed, sent as a string of decimal digits (0 to 2^63 - 1); taken as an int.
+    Checked whole here: validators would run on the int."""
+
+    default_error_messages = {
+        "invalid": f"Give the seed as a whole number from 0 to {MAX_SEED}, in digits.",
+    }
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(trim_whitespace=False, **kwargs)
+
+    def to_internal_value(self, data: Any) -> int:  # type: ignore[override]
+        text = super().to_internal_value(data)
+        if not re.match(SEED_PATTERN, text) or int(text) > MAX_SEED:
+            self.fail("invalid")
+        return int(text)
 
 
 class QuestionSummarySerializer(serializers.ModelSerializer[Question]):
@@ -39,18 +65,32 @@ class ChoiceOutSerializer(serializers.Serializer[Any]):
 
 class VariantOutSerializer(serializers.Serializer[Any]):
     token = serializers.CharField(help_text="Send back with the answer.")
-    seed = serializers.IntegerField()
+    seed = serializers.RegexField(
+        SEED_PATTERN,
+        allow_null=True,
+        help_text="The generated variant's seed, as a string of digits; null for the order "
+        "of a choice question's choices.",
+    )
     prompt_html = serializers.CharField()
     data = serializers.DictField(help_text="The variant's numbers, under the prompt's names.")
 
 
 class QuestionDetailSerializer(QuestionSummarySerializer):
-    choices = ChoiceOutSerializer(many=True, required=False)
-    variant = VariantOutSerializer(required=False)
+    choices = ChoiceOutSerializer(
+        many=True, required=False, help_text="In the order to show them (drawn by the server)."
+    )
+    variant = VariantOutSerializer(
+        required=False,
+        help_text="A generated question's variant, or a choice question's order of choices.",
+    )
 
     class Meta(QuestionSummarySerializer.Meta):
         fields = (*QuestionSummarySerializer.Meta.fields, "choices", "variant")
 
 
 class QuestionDetailQuerySerializer(QuerySerializer):
-    seed = serializers.IntegerField(min_value=0, max_value=2**63 - 1, required=False)
+    seed = SeedField(
+        required=False,
+        help_text="Reproduces one variant, to practise or share a worked example; answers to "
+        "it count as practice.",
+    )

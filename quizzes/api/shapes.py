@@ -4,7 +4,7 @@ from typing import Any
 
 from course import markdown
 from quizzes.models import Question
-from quizzes.variants import fresh_seed, variant_for, variant_token
+from quizzes.variants import fresh_seed, shuffled, variant_for, variant_token
 
 
 def question_summary(question: Question) -> dict[str, Any]:
@@ -24,16 +24,34 @@ def question_summary(question: Question) -> dict[str, Any]:
 
 
 def question_detail(question: Question, *, user_id: int, seed: int | None = None) -> dict[str, Any]:
-    """The question with its choices (no verdicts) or a variant (no answer), ready to answer."""
+    """The question with its choices (no verdicts) or a variant (no answer), ready to answer.
+
+    A generated question's variant is one the server picks, unless `seed` names one (to
+    practise or share a worked example; answers to it count as practice). A choice question's
+    choices come in an order the server draws, kept in its variant's token.
+    """
     shape = question_summary(question)
     if question.is_choice:
-        shape["choices"] = [{"id": c.pk, "text_html": c.text_html} for c in question.choices.all()]
+        choices = {c.pk: c for c in question.choices.all()}
+        order = shuffled(list(choices))
+        shape["choices"] = [{"id": pk, "text_html": choices[pk].text_html} for pk in order]
+        shape["variant"] = {
+            "token": variant_token(
+                user_id=user_id, question_id=question.pk, order=order, server_chosen=True
+            ),
+            "seed": None,
+            "prompt_html": question.prompt_html,
+            "data": {},
+        }
     if question.is_generated:
+        chosen = seed is None
         seed = fresh_seed() if seed is None else seed
         variant = variant_for(question, seed)
         shape["variant"] = {
-            "token": variant_token(user_id=user_id, question_id=question.pk, seed=seed),
-            "seed": seed,
+            "token": variant_token(
+                user_id=user_id, question_id=question.pk, seed=seed, server_chosen=chosen
+            ),
+            "seed": str(seed),
             "prompt_html": markdown.render(variant.prompt),
             "data": variant.data,
         }

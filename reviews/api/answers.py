@@ -1,5 +1,6 @@
 """Answering a question: graded, stored once (an idempotency key or client id makes a repeat
-return the first response), and explained."""
+return the first response), and explained; looking at the answer first (a reveal); reading a
+past answer again."""
 
 from typing import Any
 
@@ -15,8 +16,14 @@ from config.throttles import ScopedRateThrottle
 from quizzes import selectors as bank
 from quizzes.api.views import question_or_404
 from quizzes.errors import AnswerRefused
-from reviews import idempotency, services
-from reviews.api.serializers import AnswerInSerializer, AnswerOutSerializer
+from reviews import idempotency, reveals, selectors, services
+from reviews.api.serializers import (
+    AnswerInSerializer,
+    AnswerOutSerializer,
+    RevealInSerializer,
+    RevealOutSerializer,
+)
+from reviews.feedback import past_answer_result
 
 IDEMPOTENCY_HEADER = OpenApiParameter(
     "Idempotency-Key",
@@ -66,6 +73,55 @@ class AnswerCreateView(APIView):
             raise refusal_problem(refused) from None
         headers = {"Idempotent-Replayed": "true"} if result.replayed else {}
         return Response(result.body, status=result.status_code, headers=headers)
+
+
+class RevealView(APIView):
+    permission_classes = [IsAuthenticated]
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "answers"
+
+    @extend_schema(
+        request=RevealInSerializer,
+        responses={201: RevealOutSerializer},
+        summary="Show the answer before answering: recorded as a reveal, which the next "
+        "review follows",
+        description="Free text: read the model answer, then rate your own answer against it, "
+        "naming this reveal. A machine-graded question: the learner's next review of it "
+        "counts as Again.",
+    )
+    def post(self, request: Request, question_id: int) -> Response:
+        body = RevealInSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        question = question_or_404(question_id, selector=bank.question_to_answer)
+        try:
+            revealed = reveals.reveal_create(
+                user=request.user,
+                question=question,
+                variant=body.validated_data.get("variant"),
+                now=timezone.now(),
+            )
+        except AnswerRefused as refused:
+            raise refusal_problem(refused) from None
+        return Response(revealed.shown, status=201)
+
+
+class AnswerDetailView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        responses={200: AnswerOutSerializer},
+        summary="One of the caller's past answers, with its feedback",
+    )
+    def get(self, request: Request, answer_id: int) -> Response:
+        answer = selectors.answer_of(user=request.user, answer_id=answer_id)
+        if answer is None:
+            raise Problem(
+                status_code=404,
+                slug="not-found",
+                title="Not found",
+                detail=f"You have no answer {answer_id}.",
+            )
+        return Response(past_answer_result(answer))
 
 
 def idempotency_key(request: Request, client_id: Any) -> str | None:

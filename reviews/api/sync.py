@@ -13,18 +13,22 @@ from quizzes.errors import AnswerRefused
 from reviews import idempotency
 from reviews.api.answers import IDEMPOTENCY_HEADER, idempotency_key, refusal_problem
 from reviews.api.cards import CardSerializer, serialize_cards
-from reviews.api.serializers import AnswerInSerializer
+from reviews.api.serializers import AnswerInSerializer, NoticeSerializer, VerdictSerializer
 from reviews.api.sync_items import offline_reviews
+from reviews.models import Answer
 from reviews.sync import MAX_BATCH, reviews_sync
 
 
 class OfflineReviewSerializer(AnswerInSerializer):
-    """One item of a sync, as the API takes it. Items are checked by `sync_items`, which is
+    """One item of a sync, as the API documents it. Items are checked by `sync_items`, which is
     cheaper a thousand times over; a test holds it to exactly what this serializer does."""
 
     client_id = serializers.UUIDField()
-    question = StrictIntegerField(min_value=1)
-    reviewed_at = serializers.DateTimeField(help_text="When it was answered, with its offset.")
+    question = StrictIntegerField(min_value=1, max_value=2**63 - 1)
+    reviewed_at = serializers.DateTimeField(
+        help_text="When it was answered, with its offset: after the account was made and "
+        "within `OFFLINE_REVIEW_MAX_AGE` (30 days by default)."
+    )
 
     def validate_reviewed_at(self, value: Any) -> Any:
         raw = self.initial_data.get("reviewed_at", "")
@@ -33,20 +37,52 @@ class OfflineReviewSerializer(AnswerInSerializer):
         return value
 
 
+class OfflineReviewsField(serializers.ListField):
+    """The batch's items, documented as `OfflineReviewSerializer` but taken as they come: each
+    is checked on its own by `sync_items`, so one bad item (null included) never sinks the
+    batch. The list itself is checked here: a list, of 1 to `MAX_BATCH` items."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(child=OfflineReviewSerializer(), **kwargs)
+
+    def run_child_validation(self, data: list[Any]) -> list[Any]:
+        return list(data)
+
+
 class SyncInSerializer(serializers.Serializer[Any]):
-    # Items are checked one by one, so one malformed item never sinks the batch.
-    reviews = serializers.ListField(
-        child=serializers.JSONField(), min_length=1, max_length=MAX_BATCH
+    reviews = OfflineReviewsField(min_length=1, max_length=MAX_BATCH)
+
+
+class SyncErrorSerializer(serializers.Serializer[Any]):
+    field = serializers.CharField(
+        allow_null=True, help_text="The item's field at fault; null for the item as a whole."
     )
+    code = serializers.CharField()
+    message = serializers.CharField()
 
 
 class SyncResultSerializer(serializers.Serializer[Any]):
     client_id = serializers.CharField(allow_null=True)
-    status = serializers.ChoiceField(choices=["applied", "duplicate", "invalid"])
-    answer_id = serializers.IntegerField(required=False)
+    status = serializers.ChoiceField(
+        choices=["applied", "duplicate", "invalid"],
+        help_text="Whether the review was stored now, stored before, or refused.",
+    )
+    answer_id = serializers.IntegerField(
+        required=False, help_text="The stored answer (`GET /api/v1/answers/{id}/`)."
+    )
+    mode = serializers.ChoiceField(
+        choices=Answer.Mode.choices,
+        required=False,
+        help_text="How it counted: practice when its variant was the learner's pick or "
+        "answered before (`notice` says why).",
+    )
     score = serializers.FloatField(required=False)
-    rating = serializers.CharField(required=False)
-    errors = serializers.ListField(child=serializers.DictField(), required=False)
+    rating = serializers.ChoiceField(choices=Answer.Rating.choices, allow_null=True, required=False)
+    notice = NoticeSerializer(allow_null=True, required=False)
+    feedback = VerdictSerializer(
+        required=False, help_text="The verdict, as the answer to an online review gives it."
+    )
+    errors = SyncErrorSerializer(many=True, required=False)  # type: ignore[assignment]
 
 
 class SyncOutSerializer(serializers.Serializer[Any]):

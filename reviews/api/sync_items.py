@@ -89,12 +89,12 @@ def _whole(value: Any, *, low: int, high: int | None = None) -> int:
     return value
 
 
-def _choice(value: Any, choices: frozenset[str]) -> str:
+def _choice(value: Any, choices: frozenset[str], message: str) -> str:
     if value is None:
         raise _invalid(*_NULL)
     if (text := str(value)) in choices:
         return text
-    raise _invalid("invalid_choice", f'"{value}" is not a valid choice.')
+    raise _invalid("invalid_choice", message)
 
 
 def _response(value: Any) -> str:
@@ -127,11 +127,11 @@ def _choice_ids(value: Any) -> list[int]:
 
 
 def _self_rating(value: Any) -> str:
-    return _choice(value, _RATINGS)
+    return _choice(value, _RATINGS, "Rate it again, hard, good or easy.")
 
 
 def _mode(value: Any) -> str:
-    return _choice(value, _MODES)
+    return _choice(value, _MODES, "The mode is review or practice.")
 
 
 def _duration_ms(value: Any) -> int:
@@ -152,6 +152,10 @@ def _client_id(value: Any) -> uuid.UUID:
 
 
 def _question(value: Any) -> int:
+    return _whole(value, low=1, high=LARGEST_INTEGER)
+
+
+def _reveal(value: Any) -> int:
     return _whole(value, low=1, high=LARGEST_INTEGER)
 
 
@@ -192,6 +196,7 @@ _FIELDS: tuple[tuple[str, Callable[[Any], Any], bool], ...] = (
     ("mode", _mode, False),
     ("duration_ms", _duration_ms, False),
     ("client_id", _client_id, True),
+    ("reveal", _reveal, False),
     ("question", _question, True),
     ("reviewed_at", _reviewed_at, True),
 )
@@ -200,6 +205,7 @@ _FIELDS: tuple[tuple[str, Callable[[Any], Any], bool], ...] = (
 def offline_review(*, index: int, item: Any) -> OfflineReview | dict[str, Any]:
     """The item as a review to apply, or its result as refused, naming each bad field."""
     if not isinstance(item, dict):
+        # null among the items too: it is reported here, like any other bad item.
         return {
             "client_id": None,
             "status": "invalid",
@@ -229,9 +235,10 @@ def offline_review(*, index: int, item: Any) -> OfflineReview | dict[str, Any]:
                 for where, code, message in bad.errors
             ]
     if errors:
-        client_id = item.get("client_id")
+        # Named back only when it is one: the result is stored, and must hold nothing odd.
+        named = values.get("client_id")
         return {
-            "client_id": client_id if isinstance(client_id, str) else None,
+            "client_id": None if named is None else str(named),
             "status": "invalid",
             "errors": errors,
         }
@@ -248,6 +255,7 @@ def offline_review(*, index: int, item: Any) -> OfflineReview | dict[str, Any]:
             self_rating=values.get("self_rating"),
             duration_ms=values.get("duration_ms"),
             client_id=client_id,
+            reveal=values.get("reveal"),
         ),
     )
 

@@ -8,6 +8,12 @@ urlpatterns = [
         answers.AnswerCreateView.as_view(),
         name="answer-create",
     ),
+    path(
+        "questions/<int:question_id>/reveal/",
+        answers.RevealView.as_view(),
+        name="question-reveal",
+    ),
+    path("answers/<int:answer_id>/", answers.AnswerDetailView.as_view(), name="answer-detail"),
     path("reviews/queue/", queue.QueueView.as_view(), name="review-queue"),
     path("reviews/undo/", cards.UndoView.as_view(), name="review-undo"),
     path("reviews/sync/", sync.SyncView.as_view(), name="review-sync"),

@@ -60,6 +60,12 @@ def test_filters_by_kind_and_read_and_refuses_bad_values(api):
     assert_problem(api.get("/api/v1/notifications/?kind=spam"), 400, "kind")
 
 
+def test_marking_read_an_id_past_64_bits_is_a_400_naming_it(api):
+    api.authenticate(UserFactory())
+
+    assert_problem(api.post("/api/v1/notifications/read/", {"ids": [2**64]}), 400, "ids.0")
+
+
 def test_marking_read_the_listed_ones_or_all(api):
     ada, bob = UserFactory(), UserFactory()
     one, two, three = (notify(ada, key) for key in ("one", "two", "three"))

@@ -264,6 +264,7 @@ def teacher_room(api):
         ({"name": "A" * 121, "course": "transformers"}, "name"),
         ({"course": "transformers"}, "name"),
         ({"name": "A", "course": 7}, "course"),
+        ({"name": "A", "course": "trans\x00formers"}, "course"),
     ],
 )
 def test_creating_a_classroom_with_bad_fields_is_a_400_naming_the_field(api, body, field):
@@ -309,6 +310,7 @@ def bad_assignment(case):
     cases = {
         "lesson_outside": ({**body, "lesson": other_course_lesson.slug}, "lesson"),
         "lesson_unknown": ({**body, "lesson": "no-such-lesson"}, "lesson"),
+        "lesson_nul": ({**body, "lesson": "mi\x00ne"}, "lesson"),
         "questions_outside": ({**body, "question_ids": [other_course_question.pk]}, "question_ids"),
         "questions_unknown": ({**body, "question_ids": [987654321]}, "question_ids"),
         "question_not_int": ({**body, "question_ids": ["1"]}, "question_ids"),
@@ -325,6 +327,7 @@ def bad_assignment(case):
     [
         "lesson_outside",
         "lesson_unknown",
+        "lesson_nul",
         "questions_outside",
         "questions_unknown",
         "question_not_int",

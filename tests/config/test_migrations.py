@@ -144,6 +144,11 @@ def _rows(table, columns):
         return cursor.fetchall()
 
 
+def _columns(table):
+    with connection.cursor() as cursor:
+        return [c.name for c in connection.introspection.get_table_description(cursor, table)]
+
+
 def _constraints(table):
     with connection.cursor() as cursor:
         return connection.introspection.get_constraints(cursor, table)

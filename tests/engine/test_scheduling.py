@@ -237,7 +237,9 @@ def test_a_card_state_survives_json(state: CardState) -> None:
         ("correct", 0, None, Rating.EASY),
         (None, None, "hard", Rating.HARD),
         (None, 1_000, "again", Rating.AGAIN),
-        ("incorrect", None, "good", Rating.GOOD),
+        ("incorrect", None, "good", Rating.AGAIN),  # a rating never lifts a wrong answer
+        ("incorrect", 1_000, "easy", Rating.AGAIN),
+        ("incorrect", None, "again", Rating.AGAIN),
         ("correct", 1_000, "hard", Rating.HARD),
         ("partial", None, "easy", Rating.EASY),
     ],

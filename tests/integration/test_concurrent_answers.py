@@ -89,7 +89,7 @@ def test_two_answers_to_one_card_at_once_are_applied_one_after_the_other(live_se
 
 
 def test_one_sync_sent_twice_at_once_applies_each_review_once(live_server):
-    user = UserFactory()
+    user = UserFactory(date_joined=timezone.now() - timedelta(days=1))
     questions = QuestionFactory.create_batch(3)
     start_at = timezone.now() - timedelta(hours=3)
     reviews = [

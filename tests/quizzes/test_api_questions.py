@@ -77,7 +77,9 @@ def test_choice_questions_list_their_choices_without_verdicts(api, learner):
     body = api.get(f"/api/v1/questions/{right.question.pk}/").json()
 
     assert [set(c) for c in body["choices"]] == [{"id", "text_html"}] * 2
-    assert "variant" not in body
+    # The order they are shown in travels in a token, and nothing else.
+    assert (body["variant"]["seed"], body["variant"]["data"]) == (None, {})
+    assert body["variant"]["token"]
 
 
 def test_archived_and_unknown_questions_are_404(api, learner):

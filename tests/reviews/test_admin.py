@@ -1,10 +1,10 @@
-"""Staff find a learner's cards in the admin, and read them without changing them."""
+"""Staff find learners' cards, answers and reveals in the admin, and change none of them."""
 
 import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from reviews.models import Card
+from reviews.models import Answer, Card, Reveal
 from tests.factories import QuestionFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -64,3 +64,18 @@ def test_a_card_opens_read_only_and_cannot_be_added(staff, cards):
     assert added.status_code == 403
     card.refresh_from_db()
     assert card.reps == 0
+
+
+def test_answers_and_reveals_open_read_only(staff):
+    learner, question = UserFactory(), QuestionFactory()
+    reveal = Reveal.objects.create(user=learner, question=question)
+    answer = Answer.objects.create(
+        user=learner, question=question, question_version=1, status="correct", score=1.0,
+        reveal=reveal, notice="answer_revealed",
+    )  # fmt: skip
+
+    for model, row in (("answer", answer), ("reveal", reveal)):
+        assert staff.get(reverse(f"admin:reviews_{model}_changelist")).status_code == 200
+        opened = staff.get(reverse(f"admin:reviews_{model}_change", args=[row.pk]))
+        assert opened.status_code == 200
+        assert b'type="submit" value="Save"' not in opened.content

@@ -120,8 +120,11 @@ def test_free_text_needs_a_self_rating_and_returns_the_model_answer(api, learner
         model_answer_html="<p>Two sublayers, each norm, sublayer, add.</p>",
     )
 
-    unrated = answer(api, question, response="attention and an MLP")
-    rated = answer(api, question, response="attention and an MLP", self_rating="hard")
+    reveal = api.post(f"/api/v1/questions/{question.pk}/reveal/", {}).json()["id"]
+    unrated = answer(api, question, response="attention and an MLP", reveal=reveal)
+    rated = answer(
+        api, question, response="attention and an MLP", self_rating="hard", reveal=reveal
+    )
 
     assert_problem(unrated, 400, field="self_rating")
     body = rated.json()
@@ -137,7 +140,7 @@ def generated_question():
 
 def test_a_generated_question_is_graded_against_its_signed_variant(api, learner):
     question = generated_question()
-    detail = api.get(f"/api/v1/questions/{question.pk}/", params={"seed": 42}).json()
+    detail = api.get(f"/api/v1/questions/{question.pk}/", params={"seed": "42"}).json()
     variant = get_family("relu_neuron").variant(42)
 
     body = answer(
@@ -145,7 +148,7 @@ def test_a_generated_question_is_graded_against_its_signed_variant(api, learner)
     ).json()
 
     assert body["status"] == "correct", body
-    assert Answer.objects.get().variant_seed == 42
+    assert (body["variant_seed"], Answer.objects.get().variant_seed) == ("42", 42)
 
 
 def test_a_forged_token_is_400(api, learner):
@@ -284,3 +287,27 @@ def test_wrong_types_and_choices_are_400_naming_the_field(api, learner, body, fi
 
 def test_answering_needs_an_account(api):
     assert_problem(answer(api, QuestionFactory(), response="8e6"), 401)
+
+
+def test_a_past_answer_reads_as_it_was_answered(api, learner):
+    question = QuestionFactory(generator="relu_neuron", answer=None, tolerance=None, mistakes=[])
+    served = api.get(f"/api/v1/questions/{question.pk}/").json()["variant"]
+    typed = get_family("relu_neuron").variant(int(served["seed"])).correct_answer
+    given = answer(api, question, response=typed, variant=served["token"]).json()
+    wrong = answer(api, QuestionFactory(), response="4e6", mode="practice").json()
+
+    past = [api.get(f"/api/v1/answers/{a['answer_id']}/") for a in (given, wrong)]
+
+    assert [p.status_code for p in past] == [200, 200]
+    assert [p.json() for p in past] == [given, wrong]
+    assert (given["review"]["rating"], wrong["review"]) == ("good", None)
+
+
+def test_someone_elses_answer_is_404_like_one_that_does_not_exist(api, other_api, learner):
+    mine = answer(api, QuestionFactory(), response="8e6").json()["answer_id"]
+    other_api.authenticate(UserFactory())
+
+    assert_problem(other_api.get(f"/api/v1/answers/{mine}/"), 404)
+    assert_problem(api.get(f"/api/v1/answers/{mine + 1}/"), 404)
+    assert_problem(api.get(f"/api/v1/answers/{2**64}/"), 404)
+    assert_problem(api.anonymous().get(f"/api/v1/answers/{mine}/"), 401)

@@ -92,8 +92,9 @@ def test_right_every_time_the_intervals_grow_and_wrong_sends_a_card_to_relearnin
 
 def test_free_text_is_scheduled_by_the_learners_own_rating(api, learner):
     question = QuestionFactory(kind="free_text", answer=None, mistakes=[], model_answer_html="x")
+    reveal = api.post(f"/api/v1/questions/{question.pk}/reveal/", {}).json()["id"]
 
-    body = answer(api, question, "norm, attention, add", self_rating="easy").json()
+    body = answer(api, question, "norm, attention, add", self_rating="easy", reveal=reveal).json()
 
     assert body["review"]["rating"] == "easy"
 

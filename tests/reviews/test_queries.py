@@ -3,8 +3,11 @@
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from accounts import services as account_services
+from quizzes.variants import variant_token
+from reviews.cards import new_card
 from reviews.models import Answer
 from tests.factories import ChoiceFactory, QuestionFactory, UserFactory
 
@@ -66,5 +69,26 @@ def test_a_choice_answer_stays_within_ten_queries(client):
     ChoiceFactory(question=right.question)
 
     queries = queries_to_answer(client, key, right.question, {"choice_ids": [right.pk]})
+
+    assert len(queries) <= 10, "\n".join(queries)
+
+
+def test_a_choice_answer_with_its_token_stays_within_ten_queries(client):
+    user, key = learner_with_history(10)
+    right = ChoiceFactory(is_correct=True)
+    other = ChoiceFactory(question=right.question)
+    card = new_card(user=user, question=right.question)
+    card.due = timezone.now()
+    card.save()  # made ahead, as the learner's deck does
+    token = variant_token(
+        user_id=user.pk,
+        question_id=right.question.pk,
+        order=[other.pk, right.pk],
+        server_chosen=True,
+    )
+
+    queries = queries_to_answer(
+        client, key, right.question, {"choice_ids": [right.pk], "variant": token}
+    )
 
     assert len(queries) <= 10, "\n".join(queries)

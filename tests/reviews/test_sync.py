@@ -5,6 +5,7 @@ import uuid
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from django.conf import settings
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
@@ -13,14 +14,21 @@ from accounts.services import token_create
 from engine.scheduling import CardState, Rating, SchedulerConfig, review, review_rng
 from reviews.cards import card_action, card_state
 from reviews.models import Answer, Card
-from tests.factories import QuestionFactory, UserFactory
+from tests.factories import (
+    AssignmentFactory,
+    ClassroomFactory,
+    MembershipFactory,
+    QuestionFactory,
+    UserFactory,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture
 def learner(api):
-    user = UserFactory()
+    # Offline reviews are refused from before the account was made.
+    user = UserFactory(date_joined=timezone.now() - timedelta(days=365))
     api.authenticate(user)
     return user
 
@@ -37,7 +45,7 @@ def offline(question, at, typed="8e6", **extra):
 
 
 def history():
-    start = timezone.now() - timedelta(days=40)
+    start = timezone.now() - timedelta(days=25)
     first, second = QuestionFactory(), QuestionFactory()
     items = [
         offline(first, start),
@@ -167,7 +175,7 @@ def test_a_sync_does_not_spend_queries_per_review(client, learner):
 
 
 def test_after_a_forget_a_late_review_replays_only_the_new_segment(api, learner):
-    start = timezone.now() - timedelta(days=40)
+    start = timezone.now() - timedelta(days=28)
     question = QuestionFactory()
     old = [offline(question, start + timedelta(days=d)) for d in (0, 1, 4)]
     api.post("/api/v1/reviews/sync/", {"reviews": old})
@@ -218,3 +226,136 @@ def test_a_review_made_before_the_card_was_forgotten_is_refused(api, learner):
     assert not Answer.objects.filter(client_id=stale["client_id"]).exists()
     card.refresh_from_db()
     assert (card.state, card.reps, card.last_review) == ("learning", 1, start + timedelta(days=6))
+
+
+def test_a_review_made_before_the_account_was_made_is_refused_by_name(api):
+    learner = UserFactory(date_joined=timezone.now() - timedelta(days=5))
+    api.authenticate(learner)
+    question = QuestionFactory()
+    now = timezone.now()
+    items = [
+        offline(question, now - timedelta(days=3650)),
+        offline(question, now - timedelta(days=6)),
+        offline(question, now - timedelta(days=4)),
+    ]
+
+    body = api.post("/api/v1/reviews/sync/", {"reviews": items}).json()
+
+    assert [r["status"] for r in body["results"]] == ["invalid", "invalid", "applied"]
+    assert [r["errors"] for r in body["results"][:2]] == [
+        [
+            {
+                "field": "reviewed_at",
+                "code": "before_account",
+                "message": "This time is before your account was made.",
+            }
+        ]
+    ] * 2
+    assert Answer.objects.get().client_id == uuid.UUID(items[2]["client_id"])
+
+
+def test_a_review_older_than_the_sync_window_is_refused_by_name(api, learner, settings):
+    settings.OFFLINE_REVIEW_MAX_AGE = 7 * 24 * 3600
+    question = QuestionFactory()
+    now = timezone.now()
+    items = [offline(question, now - timedelta(days=8)), offline(question, now - timedelta(days=6))]
+
+    body = api.post("/api/v1/reviews/sync/", {"reviews": items}).json()
+
+    assert [r["status"] for r in body["results"]] == ["invalid", "applied"]
+    assert body["results"][0]["errors"] == [
+        {
+            "field": "reviewed_at",
+            "code": "too_old",
+            "message": "Reviews made more than 7 days ago can no longer be synced.",
+        }
+    ]
+
+
+def test_the_sync_window_is_the_variant_tokens_lifetime_by_default():
+    assert settings.OFFLINE_REVIEW_MAX_AGE == settings.VARIANT_TOKEN_MAX_AGE == 30 * 24 * 3600
+
+
+def test_a_null_item_is_reported_on_its_own_and_the_rest_applied(api, learner):
+    question = QuestionFactory()
+    good = offline(question, timezone.now() - timedelta(hours=1))
+
+    response = api.post("/api/v1/reviews/sync/", {"reviews": [None, good, None]})
+
+    assert response.status_code == 200, response.text
+    results = response.json()["results"]
+    assert [r["status"] for r in results] == ["invalid", "applied", "invalid"]
+    assert results[0] == {
+        "client_id": None,
+        "status": "invalid",
+        "errors": [
+            {"field": None, "code": "not_an_object", "message": "Send each review as an object."}
+        ],
+    }
+    assert Answer.objects.get().client_id == uuid.UUID(good["client_id"])
+
+
+def test_each_applied_review_comes_back_with_its_feedback(api, learner):
+    question = QuestionFactory()
+    at = timezone.now() - timedelta(hours=2)
+    items = [offline(question, at, typed="4e6"), offline(question, at + timedelta(hours=1))]
+
+    results = api.post("/api/v1/reviews/sync/", {"reviews": items}).json()["results"]
+
+    assert [r["feedback"] for r in results] == [
+        {
+            "status": "incorrect",
+            "score": 0.0,
+            "misconception": {"code": "one_matrix", "message": "That is one matrix."},
+            "correct_answer": "8,000,000",
+            "solution_steps": ["2 × 1,000 × 4,000 = 8,000,000"],
+        },
+        {
+            "status": "correct",
+            "score": 1.0,
+            "misconception": None,
+            "correct_answer": "8,000,000",
+            "solution_steps": ["2 × 1,000 × 4,000 = 8,000,000"],
+        },
+    ]
+    # The same feedback, and more, is there to read again for each answer stored.
+    again = [api.get(f"/api/v1/answers/{r['answer_id']}/").json() for r in results]
+    assert [{k: a[k] for k in results[0]["feedback"]} for a in again] == [
+        r["feedback"] for r in results
+    ]
+    assert [a["answered_at"] for a in again] == [i["reviewed_at"] for i in items]
+
+
+def test_a_review_synced_again_names_the_answer_stored_for_it(api, learner):
+    item = offline(QuestionFactory(), timezone.now() - timedelta(hours=1))
+    first = api.post("/api/v1/reviews/sync/", {"reviews": [item]}).json()["results"][0]
+
+    again = api.post("/api/v1/reviews/sync/", {"reviews": [item]}).json()["results"][0]
+
+    assert again == {
+        "client_id": item["client_id"],
+        "status": "duplicate",
+        "answer_id": first["answer_id"],
+    }
+
+
+def test_a_late_sync_does_not_make_an_overdue_assignment_done(api, other_api, learner):
+    question = QuestionFactory()
+    classroom = ClassroomFactory(course=question.lesson.course)
+    MembershipFactory(classroom=classroom, user=learner)
+    due_at = timezone.now() - timedelta(days=1)
+    AssignmentFactory(classroom=classroom, question_ids=[question.pk], due_at=due_at)
+    # Right, and said to be made before the assignment was due, but received after it.
+    item = offline(question, due_at - timedelta(hours=3))
+
+    applied = api.post("/api/v1/reviews/sync/", {"reviews": [item]}).json()["results"][0]
+
+    stored = Answer.objects.get()
+    assert (applied["status"], applied["score"]) == ("applied", 1.0)
+    assert stored.created_at == due_at - timedelta(hours=3)
+    assert stored.received_at > due_at
+    other_api.authenticate(classroom.teacher)
+    progress = other_api.get(f"/api/v1/classrooms/{classroom.pk}/progress/").json()
+    assert progress["learners"][0]["assignments_done"] == 0
+    rows = other_api.get(f"/api/v1/classrooms/{classroom.pk}/assignments/").json()["results"]
+    assert [learner["done"] for learner in rows[0]["learners"]] == [False]

@@ -20,6 +20,7 @@ FIELDS = [
     "mode",
     "duration_ms",
     "client_id",
+    "reveal",
     "question",
     "reviewed_at",
 ]
@@ -46,7 +47,7 @@ def by_sync_items(item):
         return checked["errors"], {}
     submitted = {
         name: getattr(checked.submitted, name)
-        for name in ("response", "choice_ids", "variant", "self_rating", "duration_ms")
+        for name in ("response", "choice_ids", "variant", "self_rating", "duration_ms", "reveal")
         if getattr(checked.submitted, name) is not None
     }
     values = {
@@ -101,6 +102,11 @@ ODD_ITEMS = [
     {**GOOD, "question": "7"},
     {**GOOD, "question": 7.0},
     {**GOOD, "question": 2**70},
+    {**GOOD, "question": 2**63},
+    {**GOOD, "reveal": 2**63},
+    {**GOOD, "reveal": 0},
+    {**GOOD, "reveal": "3"},
+    {**GOOD, "reveal": 3, "self_rating": "good"},
     {**GOOD, "reviewed_at": "2026-01-05T09:30:00"},
     {**GOOD, "reviewed_at": "2026-01-05T09:30:00+01:00"},
     {**GOOD, "reviewed_at": "2026-01-05T09:30:00.123456-05:30"},
@@ -133,16 +139,31 @@ def test_a_good_item_becomes_a_review_to_apply():
     assert checked.submitted.client_id == uuid.UUID(GOOD["client_id"])
 
 
-def test_a_refused_item_keeps_its_client_id_when_it_is_text():
+def test_a_refused_item_names_its_client_id_as_read_when_it_is_one():
     reviews, refused = offline_reviews(
-        [GOOD, {**GOOD, "question": 0}, {**GOOD, "client_id": 5, "question": 0}, "x"]
+        [
+            GOOD,
+            {**GOOD, "question": 0},
+            {**GOOD, "client_id": 5, "question": 0},
+            {**GOOD, "client_id": "x\x00\ud800", "question": 0},
+            "x",
+            None,
+        ]
     )
 
     assert [r.index for r in reviews] == [0]
-    assert [refused[i]["client_id"] for i in (1, 2, 3)] == [GOOD["client_id"], None, None]
-    assert refused[3]["errors"] == [
-        {"field": None, "code": "not_an_object", "message": "Send each review as an object."}
+    assert [refused[i]["client_id"] for i in (1, 2, 3, 4, 5)] == [
+        GOOD["client_id"],
+        "00000000-0000-0000-0000-000000000005",
+        None,
+        None,
+        None,
     ]
+    assert (
+        refused[4]["errors"]
+        == refused[5]["errors"]
+        == [{"field": None, "code": "not_an_object", "message": "Send each review as an object."}]
+    )
 
 
 json_values = st.recursive(
@@ -163,6 +184,7 @@ field_values = {
     "duration_ms": st.integers(min_value=-10, max_value=90_000_000),
     "client_id": st.uuids().map(str) | st.integers(min_value=-3, max_value=2**129),
     "question": st.integers(min_value=-3, max_value=2**64),
+    "reveal": st.integers(min_value=-3, max_value=2**64),
     "reviewed_at": st.datetimes(timezones=st.sampled_from([UTC, None])).map(datetime.isoformat)
     | st.dates().map(str)
     | st.text(max_size=26),

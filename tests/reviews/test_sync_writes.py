@@ -14,7 +14,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 @pytest.fixture
 def learner(api):
-    user = UserFactory()
+    # Offline reviews are refused from before the account was made.
+    user = UserFactory(date_joined=timezone.now() - timedelta(days=365))
     api.authenticate(user)
     return user
 
