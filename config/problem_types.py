@@ -159,6 +159,14 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
         "You have sent more requests of this kind than the limit allows for now.",
         "Wait the number of seconds in the Retry-After header, then try again.",
     ),
+    "too-many-failed-sign-ins": ProblemType(
+        "Too many failed sign-ins",
+        429,
+        "Sign-in for this username failed too many times in a row, from wherever it was tried, "
+        "so it is refused for a while, even with the right password. The same happens for a "
+        "name that belongs to nobody, so this says nothing about whether an account exists.",
+        "Wait the seconds the Retry-After header gives, then sign in with the right password.",
+    ),
     "server-error": ProblemType(
         "Something went wrong on our side",
         500,

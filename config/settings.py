@@ -326,7 +326,6 @@ SPECTACULAR_SETTINGS = {
         "RatingEnum": "reviews.models.Answer.Rating",
         "NotificationKindEnum": "accounts.models.Notification.Kind",
         "QuestionKindEnum": "quizzes.models.Question.Kind",
-        "AnswerOutStatusEnum": "reviews.models.Answer.Status",
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

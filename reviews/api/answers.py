@@ -83,6 +83,7 @@ class RevealView(APIView):
     @extend_schema(
         request=RevealInSerializer,
         responses={201: RevealOutSerializer},
+        operation_id="revealAnswer",
         summary="Show the answer before answering: recorded as a reveal, which the next "
         "review follows",
         description="Free text: read the model answer, then rate your own answer against it, "
@@ -92,7 +93,7 @@ class RevealView(APIView):
     def post(self, request: Request, question_id: int) -> Response:
         body = RevealInSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        question = question_or_404(question_id, selector=bank.question_to_answer)
+        question = question_or_404(question_id, user=request.user, selector=bank.question_to_answer)
         try:
             revealed = reveals.reveal_create(
                 user=request.user,
@@ -111,6 +112,7 @@ class AnswerDetailView(APIView):
     @extend_schema(
         responses={200: AnswerOutSerializer},
         summary="One of the caller's past answers, with its feedback",
+        operation_id="getAnswer",
     )
     def get(self, request: Request, answer_id: int) -> Response:
         answer = selectors.answer_of(user=request.user, answer_id=answer_id)

@@ -46,6 +46,8 @@ def test_the_export_holds_one_of_everything_held_about_the_user(api):
         headers={"Idempotency-Key": "kept-response-1"},
     )
     assert answered.status_code == 201, answered.text
+    revealed = api.post(f"/api/v1/questions/{question.pk}/reveal/", {})
+    assert revealed.status_code == 201, revealed.text
     user.scheduler_parameters = [0.4, 1.2, 3.1]  # stand-ins for a fit: kept as they are
     user.scheduler_fitted_at = timezone.now() - timedelta(days=2)
     user.scheduler_checked_at = timezone.now() - timedelta(days=1)

@@ -8,6 +8,7 @@ import pytest
 from axes.models import AccessAttempt
 from django.test import Client
 
+from config.problem_types import type_uri
 from config.throttles import SimpleRateThrottle
 from tests.conftest import assert_problem
 from tests.factories import PASSWORD, UserFactory
@@ -95,7 +96,7 @@ def test_failed_logins_on_one_username_from_many_addresses_are_refused(api, sett
 
     assert [r.status_code for r in failures] == [400, 400, 429, 429]
     body = assert_problem(right, 429)
-    assert body["type"] == "/problems/too-many-failed-sign-ins"
+    assert body["type"] == type_uri("too-many-failed-sign-ins")
     assert 0 < int(right.headers["Retry-After"]) <= 15 * 60
     assert f"Try again in {right.headers['Retry-After']} seconds" in body["detail"]
     assert right.headers["RateLimit-Policy"].endswith('"sign-in-failures";q=3;w=900')

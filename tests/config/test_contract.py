@@ -5,11 +5,13 @@ and what the service really sends, over a whole learner's journey, matches it.""
 import json
 import re
 import uuid
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 import yaml
 from django.conf import settings
+from django.utils import timezone
 from openapi_core import Config, OpenAPI
 from openapi_core.contrib.requests import RequestsOpenAPIRequest, RequestsOpenAPIResponse
 from openapi_spec_validator import validate
@@ -286,10 +288,12 @@ def learner_journey(call, content):
     review = {
         "client_id": str(uuid.uuid4()),
         "question": content["offline"],
-        "reviewed_at": "2026-01-05T09:30:00Z",
+        "reviewed_at": (timezone.now() - timedelta(minutes=1)).isoformat(),
         "response": "8000000",
     }
-    call("POST", "/api/v1/reviews/sync/", 200, json={"reviews": [review, {"question": 0}]})
+    # The second is well formed but names no question: refused on its own, in the 200.
+    unknown = {**review, "client_id": str(uuid.uuid4()), "question": 2**62}
+    call("POST", "/api/v1/reviews/sync/", 200, json={"reviews": [review, unknown]})
     undone = call("POST", "/api/v1/reviews/undo/", 200)
     assert undone["card"] is None
     cards = call("GET", "/api/v1/cards/?suspended=false&leech=false", 200)

@@ -25,7 +25,7 @@ def learner(api):
 
 def test_over_the_bank_the_right_choice_is_not_given_away_by_its_position(api):
     call_command("load_content", str(settings.CONTENT_DIR), stdout=StringIO())
-    api.authenticate(UserFactory(new_cards_per_day=500))
+    api.authenticate(UserFactory(new_cards_per_day=500, plan="pro"))  # the whole bank
     right = {
         question.pk: {c.pk for c in question.choices.all() if c.is_correct}
         for question in Question.objects.live()
@@ -80,7 +80,8 @@ def test_a_choice_token_is_refused_for_a_generated_question_and_back(api, learne
     right = ChoiceFactory(is_correct=True)
     generated = right.question.__class__.objects.create(
         key="generated", kind="numeric", topic="mlp", difficulty=2, lesson=right.question.lesson,
-        prompt_markdown="?", prompt_html="<p>?</p>", generator="relu_neuron",
+        section=right.question.section, prompt_markdown="?", prompt_html="<p>?</p>",
+        generator="relu_neuron",
     )  # fmt: skip
     choice_token = api.get(f"/api/v1/questions/{right.question.pk}/").json()["variant"]["token"]
 

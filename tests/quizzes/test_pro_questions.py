@@ -8,6 +8,7 @@ import pytest
 from django.utils import timezone
 
 from accounts.models import User
+from config.problem_types import type_uri
 from course.models import Access
 from reviews.models import Answer, Card
 from tests.conftest import assert_problem
@@ -94,7 +95,7 @@ def test_a_free_learner_opening_a_pro_question_gets_403_naming_the_plan(api, blo
             f"/api/v1/questions/{question.pk}/", params={"seed": seed} if seed else None
         )
         body = assert_problem(response, 403)
-        assert body["type"] == "/problems/pro-required"
+        assert body["type"] == type_uri("pro-required")
         assert "Pro plan" in body["detail"]
         assert "variant" not in body
         assert "choices" not in body
@@ -114,7 +115,7 @@ def test_a_free_learner_answering_a_pro_question_gets_403_and_nothing_is_stored(
 
     for response in (typed, picked):
         body = assert_problem(response, 403)
-        assert body["type"] == "/problems/pro-required"
+        assert body["type"] == type_uri("pro-required")
         assert "explanation_html" not in response.text
         assert "correct_answer" not in body
     assert not Answer.objects.filter(user=learner).exists()
@@ -126,7 +127,7 @@ def test_a_free_learner_answering_a_pro_question_gets_403_and_nothing_is_stored(
 
 
 def test_an_offline_review_of_a_pro_question_is_refused_for_a_free_learner(api, block):
-    learner = UserFactory(plan=User.Plan.FREE)
+    learner = UserFactory(plan=User.Plan.FREE, date_joined=timezone.now() - timedelta(days=2))
     api.authenticate(learner)
     item = {
         "client_id": str(uuid.uuid4()),

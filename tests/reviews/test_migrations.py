@@ -33,8 +33,11 @@ def test_an_answer_given_before_is_received_when_it_was_given(old_schema):
     lesson = apps.get_model("course", "Lesson").objects.create(
         course=course, slug="l", number=1, title="L", summary="S", minutes=5
     )
+    section = apps.get_model("course", "Section").objects.create(
+        lesson=lesson, slug="s", position=1, title="S", body_markdown="b", body_html="<p>b</p>"
+    )
     question = apps.get_model("quizzes", "Question").objects.create(
-        key="q", kind="numeric", topic="mlp", difficulty=2, lesson=lesson,
+        key="q", kind="numeric", topic="mlp", difficulty=2, lesson=lesson, section=section,
         prompt_markdown="?", prompt_html="<p>?</p>",
     )  # fmt: skip
     old = apps.get_model("reviews", "Answer").objects.create(
