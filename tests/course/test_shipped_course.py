@@ -14,6 +14,7 @@ from django.core.management import call_command
 
 from accounts.models import User
 from engine import get_family, grade, labs
+from quizzes.models import Question
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -119,9 +120,56 @@ def test_the_lab_shows_what_the_lesson_says_about_typical_and_extreme_pairs(cour
     assert round(within_ten_degrees, 1) == 0.9
     assert narrow.pairs == 44_850
     assert "of the 44,850 pairs, about nine in ten lie between 80° and 100°" in text
-    assert round(90 - wide.min_degrees) == round(wide.max_degrees - 90) == 2
+    assert (round(wide.min_degrees), round(wide.max_degrees)) == (88, 92)
     assert "120 random directions in 12,288 dimensions" in text
-    assert "already about 2° from 90°" in text
+    assert "the smallest angle between two of them is already about 88°" in text
+    assert "and the largest about 92°" in text
+
+
+def sylvester(order: int) -> np.ndarray:
+    h = np.ones((1, 1), dtype=np.int64)
+    while len(h) < order:
+        h = np.block([[h, h], [h, -h]])
+    return h
+
+
+def paley(q: int) -> np.ndarray:
+    """Paley's construction I: a Hadamard matrix of order q + 1 for a prime q = 3 (mod 4)."""
+    squares = {(x * x) % q for x in range(1, q)}
+    chi = np.array([0 if x == 0 else (1 if x in squares else -1) for x in range(q)])
+    jacobsthal = np.array([[chi[(j - i) % q] for j in range(q)] for i in range(q)])
+    s = np.zeros((q + 1, q + 1), dtype=np.int64)
+    s[0, 1:], s[1:, 0], s[1:, 1:] = 1, -1, jacobsthal
+    return s + np.eye(q + 1, dtype=np.int64)
+
+
+def test_the_floor_is_not_the_limit_a_hadamard_matrix_fits_twice_the_width(course):
+    text = section_text(course, "mlp-fact-store", "superposition")
+    term = plain(glossary(course)["superposition"]["definition_html"])
+    twelve, small = paley(11), sylvester(4)
+    product = np.kron(twelve, small)  # what a Kronecker product of Hadamard matrices stays
+    widest = 1 / math.sqrt(12 * 1024)  # |cos| between a basis vector and a scaled column
+
+    assert (twelve @ twelve.T == 12 * np.eye(12)).all()
+    assert (sylvester(1024) @ sylvester(1024).T == 1024 * np.eye(1024)).all()
+    assert (product @ product.T == 48 * np.eye(48)).all()
+    assert GPT3_WIDTH == 12 * 1024
+    # The basis and the matrix's columns, scaled: 2N directions, every pair within this much.
+    assert f"{math.degrees(math.asin(widest)):.2f}" == "0.52"
+    assert "gives 24,576 directions in 12,288 dimensions" in text
+    assert 2 * GPT3_WIDTH == 24_576
+    assert "with every pair within about half a degree of 90°" in text
+    assert "fits 24,576 within about half a degree" in term
+
+
+def test_a_looser_band_costs_more_interference(course):
+    text = section_text(course, "mlp-fact-store", "superposition")
+    overlap = math.sin(math.radians(5))
+
+    assert f"{overlap:.2f}" == "0.09"
+    assert "an overlap can reach sin 5° ≈ 0.09" in text
+    assert round(1 / overlap) == 11
+    assert "the threshold is then only about eleven times larger" in text
 
 
 def test_the_interference_the_lesson_quotes_is_what_the_grader_accepts(course):
@@ -228,9 +276,9 @@ def test_biases_start_at_zero_not_at_random(course):
     correct = {v["id"] for v in verdicts if v["correct"]}
     right = [plain(c["text_html"]) for c in choices if c["id"] in correct]
 
-    assert "biases usually start at zero" in text
+    assert "biases need no randomness and usually start at zero" in text
     assert "Every weight and bias gets a small random value" not in text
-    assert "Training usually starts from small random weights, with the biases at zero." in right
+    assert "Training starts from small random weights; the biases can simply start at zero." in right
     assert not any("random weights and biases" in choice for choice in right)
 
 
@@ -239,7 +287,8 @@ def test_pre_norm_needs_less_warm_up_not_none_and_softmax_is_nonlinear(course):
     attention = section_text(course, "block-anatomy", "attention-gathers")
 
     assert "without the careful learning-rate warm-up" not in norms
-    assert "Less warm-up is not none" in norms
+    assert "Xiong et al. trained pre-norm models with no warm-up at all" in norms
+    assert "still ramp the learning rate up over a short warm-up" in norms
     assert "the softmax is nonlinear" in attention
     assert "followed by a linear map. It *routes*" not in attention
 
@@ -275,23 +324,13 @@ def test_the_blocks_your_turn_is_a_question_after_its_section_not_an_answer_in_i
         if q["key"] == "mlp-works-per-token"
     ]
     text = plain(section["body_html"])
-    question = api.get(f"/api/v1/questions/{asked['id']}/").json()
-    right = next(
-        c
-        for c in api.post(
-            f"/api/v1/questions/{asked['id']}/answers/",
-            {"choice_ids": [question["choices"][0]["id"]], "mode": "practice"},
-        ).json()["choices"]
-        if c["correct"]
-    )
 
     assert asked["section"] == "attention-gathers"
     assert asked["id"] in section["question_ids"]
     assert "Your turn" in text
-    assert "Answer the question below this section" in text
+    assert "Answer the first question below this section" in text
     assert "**No.**" not in section["body_html"]
     assert " No. " not in text
-    assert right["id"] != question["choices"][0]["id"]
 
 
 def test_a_percentage_question_reads_66_2_with_or_without_the_sign(course):
@@ -317,6 +356,15 @@ def test_a_percentage_question_reads_66_2_with_or_without_the_sign(course):
     assert answer("66.7%")["misconception"]["code"] == "blocks_only"
     assert answer(f"{exact / 100:.3f}")["misconception"]["code"] == "fraction_not_percent"
     assert answer("66.2")["correct_answer"] == "66.2%"
+    # The key and its mistakes are the exact shares, to the four decimals written down.
+    stored = Question.objects.get(pk=share["id"])
+    mistakes = {m["code"]: m["value"] for m in stored.mistakes}
+    attention = 100 * 96 * 4 * GPT3_WIDTH**2 / total
+    assert stored.answer == round(exact, 4) == 66.1966
+    assert mistakes["attention_share"] == round(attention, 4)
+    assert mistakes["fraction_not_percent"] == round(exact / 100, 6)
+    assert mistakes["blocks_only"] == round(100 * 8 / 12, 4)
+    assert answer(f"{attention:.1f}")["misconception"]["code"] == "attention_share"
 
 
 def test_a_rounded_count_is_called_right_but_not_exact(course):

@@ -189,7 +189,7 @@ def test_the_section_decides_whether_a_question_is_pro(tmp_path):
 
 def test_a_question_asked_in_percent_keeps_its_unit_and_a_new_unit_raises_the_version(tmp_path):
     root = write_content(tmp_path, [lesson("one")])
-    share = numeric(answer=66.1972, tolerance={"absolute": 0.05}, mistakes=[])
+    share = numeric(answer=66.1966, tolerance={"absolute": 0.05}, mistakes=[])
     write_questions(root, [share])
     load(root)
 
