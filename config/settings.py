@@ -317,6 +317,10 @@ SPECTACULAR_SETTINGS = {
     "COMPONENT_SPLIT_REQUEST": True,
     # One enum per concept. A user's plan and a lesson's access are both free or pro, yet each
     # is its own enum (their labels differ), so a client never mistakes one for the other.
+    # Ids in paths: 64-bit keys (config/converters.py).
+    "PATH_CONVERTER_OVERRIDES": {
+        "id": {"type": "integer", "format": "int64", "minimum": 0, "maximum": 2**63 - 1}
+    },
     "ENUM_NAME_OVERRIDES": {
         "PlanEnum": "accounts.models.User.Plan",
         "LessonAccessEnum": "course.api.serializers.LESSON_ACCESS",

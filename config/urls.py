@@ -2,10 +2,13 @@ from django.contrib import admin
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView
 
+from config import converters
 from config.docs import ApiDocsView
 from config.health import HealthView
 from config.problem_types import problem_type_detail, problem_type_index
 from config.problems import api_not_found
+
+converters.register()
 
 api = [
     path("", include("accounts.api.urls")),

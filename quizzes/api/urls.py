@@ -5,6 +5,6 @@ from quizzes.api import views
 urlpatterns = [
     path("questions/", views.QuestionListView.as_view(), name="question-list"),
     path(
-        "questions/<int:question_id>/", views.QuestionDetailView.as_view(), name="question-detail"
+        "questions/<id:question_id>/", views.QuestionDetailView.as_view(), name="question-detail"
     ),
 ]

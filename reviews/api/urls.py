@@ -4,22 +4,22 @@ from reviews.api import answers, cards, queue, stats, sync
 
 urlpatterns = [
     path(
-        "questions/<int:question_id>/answers/",
+        "questions/<id:question_id>/answers/",
         answers.AnswerCreateView.as_view(),
         name="answer-create",
     ),
     path(
-        "questions/<int:question_id>/reveal/",
+        "questions/<id:question_id>/reveal/",
         answers.RevealView.as_view(),
         name="question-reveal",
     ),
-    path("answers/<int:answer_id>/", answers.AnswerDetailView.as_view(), name="answer-detail"),
+    path("answers/<id:answer_id>/", answers.AnswerDetailView.as_view(), name="answer-detail"),
     path("reviews/queue/", queue.QueueView.as_view(), name="review-queue"),
     path("reviews/undo/", cards.UndoView.as_view(), name="review-undo"),
     path("reviews/sync/", sync.SyncView.as_view(), name="review-sync"),
     path("stats/", stats.StatsView.as_view(), name="stats"),
     path("cards/", cards.CardListView.as_view(), name="card-list"),
-    path("cards/<int:card_id>/suspend/", cards.SuspendView.as_view(), name="card-suspend"),
-    path("cards/<int:card_id>/unsuspend/", cards.UnsuspendView.as_view(), name="card-unsuspend"),
-    path("cards/<int:card_id>/forget/", cards.ForgetView.as_view(), name="card-forget"),
+    path("cards/<id:card_id>/suspend/", cards.SuspendView.as_view(), name="card-suspend"),
+    path("cards/<id:card_id>/unsuspend/", cards.UnsuspendView.as_view(), name="card-unsuspend"),
+    path("cards/<id:card_id>/forget/", cards.ForgetView.as_view(), name="card-forget"),
 ]

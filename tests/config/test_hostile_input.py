@@ -168,3 +168,20 @@ def test_brackets_inside_strings_do_not_count_as_nesting(api, world):
     response = api.post("/api/v1/reports/", {"lesson": "attention", "message": message})
 
     assert response.status_code == 201, response.text
+
+
+@pytest.mark.parametrize("number", [str(2**63 - 1), str(2**63), "9" * 40])
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [
+        ("GET", "/api/v1/questions/{}/"),
+        ("POST", "/api/v1/questions/{}/answers/"),
+        ("GET", "/api/v1/answers/{}/"),
+        ("POST", "/api/v1/cards/{}/suspend/"),
+        ("GET", "/api/v1/classrooms/{}/progress/"),
+    ],
+)
+def test_an_id_past_64_bits_in_a_path_is_a_404(api, world, number, method, path):
+    response = api.request(method, path.format(number), json={})
+
+    assert_problem(response, 404)
