@@ -4,7 +4,5 @@ from quizzes.api import views
 
 urlpatterns = [
     path("questions/", views.QuestionListView.as_view(), name="question-list"),
-    path(
-        "questions/<id:question_id>/", views.QuestionDetailView.as_view(), name="question-detail"
-    ),
+    path("questions/<id:question_id>/", views.QuestionDetailView.as_view(), name="question-detail"),
 ]
