@@ -8,6 +8,7 @@ turns each into `{type, title, status, detail, errors?}`. Django-level errors un
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from typing import Any
 
 from django.conf import settings
@@ -39,10 +40,13 @@ class ProblemAwareNegotiation(DefaultContentNegotiation):
     the schema never offers problem+json as a success's content type."""
 
     def select_renderer(
-        self, request: Request, renderers: list[BaseRenderer], format_suffix: str | None = None
+        self, request: Request, renderers: Iterable[BaseRenderer], format_suffix: str | None = None
     ) -> tuple[BaseRenderer, str]:
         try:
-            return super().select_renderer(request, renderers, format_suffix)
+            chosen: tuple[BaseRenderer, str] = super().select_renderer(
+                request, renderers, format_suffix
+            )
+            return chosen
         except exceptions.NotAcceptable:
             json = next((r for r in renderers if isinstance(r, JSONRenderer)), None)
             if json is None or PROBLEM_CONTENT_TYPE not in request.META.get("HTTP_ACCEPT", ""):
@@ -195,8 +199,9 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     headers: dict[str, str] = {}
     if getattr(exc, "auth_header", None):
         headers["WWW-Authenticate"] = exc.auth_header  # type: ignore[attr-defined]
-    if isinstance(exc, exceptions.Throttled) and exc.wait is not None:
-        headers["Retry-After"] = str(int(exc.wait) + 1)
+    wait = getattr(exc, "wait", None) if isinstance(exc, exceptions.Throttled) else None
+    if wait is not None:
+        headers["Retry-After"] = str(int(wait) + 1)
     if exc.status_code == 503:
         headers["Retry-After"] = str(RETRY_UNAVAILABLE_AFTER)
 
@@ -219,8 +224,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
             detail = _summary(errors) if errors else "The request is not valid."
         elif isinstance(exc, exceptions.Throttled):
             detail = (
-                f"Too many requests. Try again in {int(exc.wait) + 1} seconds."
-                if exc.wait is not None
+                f"Too many requests. Try again in {int(wait) + 1} seconds."
+                if wait is not None
                 else "Too many requests. Try again later."
             )
         else:
@@ -268,7 +273,7 @@ def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpR
             title="Not found",
             detail=f"There is nothing at {request.path}.{hint}",
         )
-    return defaults.page_not_found(request, exception)  # type: ignore[arg-type]
+    return defaults.page_not_found(request, exception)
 
 
 @csrf_exempt

@@ -131,16 +131,16 @@ def baseline(method: str, template: str, values: dict[str, Any]) -> dict[str, An
         "DELETE /api/v1/me/": {"password": "not the password"},
         "POST /api/v1/notifications/read/": {"ids": [1]},
         "POST /api/v1/classrooms/": {"name": "Evening", "course": values["course"]},
-        "PATCH /api/v1/classrooms/<int:classroom_id>/": {"name": "Evening"},
+        "PATCH /api/v1/classrooms/<id:classroom_id>/": {"name": "Evening"},
         "POST /api/v1/classrooms/join/": {"join_code": "ABCD-EFGH"},
-        "POST /api/v1/classrooms/<int:classroom_id>/assignments/": {
+        "POST /api/v1/classrooms/<id:classroom_id>/assignments/": {
             "title": "Read it",
             "lesson": values["slug"],
             "question_ids": [values["question_id"]],
             "due_at": "2030-01-01T09:00:00Z",
         },
         "POST /api/v1/reports/": {"lesson": values["slug"], "message": "A typo."},
-        "POST /api/v1/questions/<int:question_id>/answers/": {"response": "8e6"},
+        "POST /api/v1/questions/<id:question_id>/answers/": {"response": "8e6"},
         "POST /api/v1/reviews/sync/": {"reviews": [review]},
     }
     return bodies.get(f"{method} {template}", {})

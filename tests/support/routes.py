@@ -14,14 +14,14 @@ _PARAMETER = re.compile(r"<(?:(?P<converter>\w+):)?(?P<name>\w+)>")
 
 @dataclass(frozen=True)
 class Route:
-    template: str  # "/api/v1/classrooms/<int:classroom_id>/items/"
+    template: str  # "/api/v1/classrooms/<id:classroom_id>/items/"
     methods: tuple[str, ...]  # what the view answers besides OPTIONS, upper case
 
     def path(self, **values: Any) -> str:
         """The route with its parameters filled in; an int is 1 and a slug "x" unless given."""
 
         def fill(match: re.Match[str]) -> str:
-            default = 1 if match["converter"] == "int" else "x"
+            default = 1 if match["converter"] in ("int", "id") else "x"
             return str(values.get(match["name"], default))
 
         return _PARAMETER.sub(fill, self.template)
