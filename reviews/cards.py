@@ -9,7 +9,6 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
 
 from django.conf import settings
 from django.db import transaction
@@ -155,17 +154,6 @@ def _notify_leech(card: Card) -> None:
     """Tells the learner once the review commits (the card is saved by then)."""
     # The primary key is read after commit: a card new in this transaction has one by then.
     transaction.on_commit(lambda: background.send(tasks.leech_notify, card.pk))
-
-
-def review_summary(card: Card, outcome: ReviewOutcome, rating: Rating) -> dict[str, Any]:
-    return {
-        "card_id": card.pk,
-        "state": card.state,
-        "due": card.due.isoformat().replace("+00:00", "Z"),
-        "interval_days": round(outcome.interval_days, 4),
-        "rating": rating.label,
-        "leech": card.leech,
-    }
 
 
 def card_action(*, card: Card, action: str, now: datetime) -> Card:

@@ -110,17 +110,30 @@ def past_answer_result(answer: Answer) -> dict[str, Any]:
     )
 
 
+def review_summary(
+    *, card_id: int, after: CardState, interval_days: float, rating: Rating, leech: bool
+) -> dict[str, Any]:
+    """The schedule a review gave its card."""
+    return {
+        "card_id": card_id,
+        "state": after.state,
+        "due": moment(after.due),
+        "interval_days": round(interval_days, 4),
+        "rating": rating.label,
+        "leech": leech,
+    }
+
+
 def _review_of(answer: Answer) -> dict[str, Any] | None:
-    """The schedule a review gave its card, from the card's state stored after it."""
+    """The schedule a past review gave its card, from the card's state stored after it."""
     if answer.card_id is None or not answer.card_after or answer.rating is None:
         return None
     after = CardState.from_dict(answer.card_after)
     interval = (after.due - after.last_review).total_seconds() if after.last_review else 0.0
-    return {
-        "card_id": answer.card_id,
-        "state": after.state,
-        "due": moment(after.due),
-        "interval_days": round(interval / 86_400, 4),
-        "rating": Rating(answer.rating).label,
-        "leech": bool(answer.card and answer.card.leech),
-    }
+    return review_summary(
+        card_id=answer.card_id,
+        after=after,
+        interval_days=interval / 86_400,
+        rating=Rating(answer.rating),
+        leech=bool(answer.card and answer.card.leech),
+    )

@@ -16,11 +16,11 @@ from datetime import datetime
 
 from accounts.models import User
 from engine import Grade
-from engine.scheduling import rating_for
+from engine.scheduling import Rating, rating_for
 from quizzes.grading import Graded, grade_submission
 from quizzes.models import Choice, Question
 from reviews import cards, errors
-from reviews.feedback import answer_result
+from reviews.feedback import answer_result, review_summary
 from reviews.idempotency import Replayable
 from reviews.models import Answer, Card, Reveal
 
@@ -98,6 +98,16 @@ def answer_counting(
     return Counted(mode, "", None, grade)
 
 
+def review_rating(*, graded: Graded, counted: Counted, submitted: Submitted) -> Rating:
+    """The FSRS rating of an answer that counts as a review: the learner's own for free text
+    (or an override), otherwise from the verdict and how fast it came."""
+    return rating_for(
+        status=None if graded.self_rated else counted.grade.status,
+        duration_ms=submitted.duration_ms,
+        self_rating=submitted.self_rating,
+    )
+
+
 def answer_row(
     *,
     user: User,
@@ -170,11 +180,7 @@ def answer_submit(
     )
     review = None
     if counted.mode == Answer.Mode.REVIEW:
-        rating = rating_for(
-            status=None if graded.self_rated else counted.grade.status,
-            duration_ms=submitted.duration_ms,
-            self_rating=submitted.self_rating,
-        )
+        rating = review_rating(graded=graded, counted=counted, submitted=submitted)
         card, before, outcome = cards.card_review(
             card=card, user=user, question=question, rating=rating, now=now
         )
@@ -182,7 +188,13 @@ def answer_submit(
         answer.card_before, answer.card_after = before.to_dict(), outcome.state.to_dict()
         if outcome.state.last_review is not None:
             answer.created_at = outcome.state.last_review
-        review = cards.review_summary(card, outcome, rating)
+        review = review_summary(
+            card_id=card.pk,
+            after=outcome.state,
+            interval_days=outcome.interval_days,
+            rating=rating,
+            leech=card.leech,
+        )
     # The score's range is also a database constraint; checking it here would cost a query.
     answer.full_clean(exclude=["user", "question", "card", "reveal"], validate_constraints=False)
     answer.save()

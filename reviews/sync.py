@@ -26,7 +26,7 @@ from django.db.models import F, Q
 
 from accounts.models import User
 from config.locks import transaction_lock
-from engine.scheduling import CardState, Rating, rating_for
+from engine.scheduling import CardState, Rating
 from quizzes.errors import AnswerRefused
 from quizzes.grading import Graded
 from quizzes.models import Choice, Question
@@ -34,7 +34,14 @@ from quizzes.selectors import question_is_open_to
 from reviews import bulk, cards
 from reviews.feedback import notice_of, verdict
 from reviews.models import Answer, Card
-from reviews.services import Counted, Submitted, answer_counting, answer_row, grade_submitted
+from reviews.services import (
+    Counted,
+    Submitted,
+    answer_counting,
+    answer_row,
+    grade_submitted,
+    review_rating,
+)
 
 MAX_BATCH = 1_000
 CLOCK_SKEW = timedelta(minutes=5)
@@ -318,11 +325,7 @@ def _count_group(
         answer.created_at = review.reviewed_at
         rating = None
         if how.mode == Answer.Mode.REVIEW:
-            rating = rating_for(
-                status=None if graded.self_rated else how.grade.status,
-                duration_ms=review.submitted.duration_ms,
-                self_rating=review.submitted.self_rating,
-            )
+            rating = review_rating(graded=graded, counted=how, submitted=review.submitted)
         counted.append(_Counted(review, how, answer, rating))
     return counted
 
