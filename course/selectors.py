@@ -3,12 +3,19 @@ number of queries, however many lessons, sections or terms there are."""
 
 from __future__ import annotations
 
+import hashlib
+import json
+import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from django.apps import apps
+from django.conf import settings
+from django.core.cache import cache
 from django.db.models import Count, Max, Prefetch, Q, QuerySet
+from redis.exceptions import RedisError
 
 from accounts.models import User
 from course.models import Access, Course, GlossaryTerm, Lesson, LessonProgress, Report, Section
@@ -16,6 +23,8 @@ from course.models import Access, Course, GlossaryTerm, Lesson, LessonProgress, 
 # The question bank lives in a later app (quizzes depends on course, not the other way round),
 # so it is looked up by name instead of imported.
 QUESTION_MODEL: str = "quizzes" + ".Question"
+
+logger = logging.getLogger(__name__)
 
 
 def user_is_pro(user: Any) -> bool:
@@ -181,3 +190,23 @@ def export_reports(user: User) -> list[dict[str, Any]]:
         }
         for r in Report.objects.filter(user=user).select_related("lesson").order_by("pk")
     ]
+
+
+def lab_result(*, lab: str, inputs: dict[str, Any], compute: Callable[[], Any]) -> Any:
+    """A lab's result for these inputs, computed once per `LABS_CACHE_SECONDS`; a cache that
+    cannot be reached is a miss, so the lab still answers."""
+    normal = json.dumps(inputs, sort_keys=True, separators=(",", ":"))
+    key = f"lab:{lab}:{hashlib.sha256(normal.encode()).hexdigest()}"
+    try:
+        hit = cache.get(key)
+    except (RedisError, OSError):
+        logger.warning("lab cache unreachable; computing", exc_info=True)
+        hit = None
+    if hit is not None:
+        return hit
+    result = compute()
+    try:
+        cache.set(key, result, settings.LABS_CACHE_SECONDS)
+    except (RedisError, OSError):
+        logger.warning("lab cache unreachable; result not kept", exc_info=True)
+    return result

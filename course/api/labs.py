@@ -2,19 +2,13 @@
 bounded, the near-orthogonal lab by the work a request may do, results are cached by their
 inputs, and callers are throttled (anonymous ones by address, signed-in ones by user)."""
 
-import hashlib
-import json
-import logging
 import math
 import secrets
 from collections.abc import Callable
 from typing import Any
 
-from django.conf import settings
-from django.core.cache import cache
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, extend_schema_field
-from redis.exceptions import RedisError
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -24,9 +18,8 @@ from rest_framework.views import APIView
 from config.fields import QuerySerializer
 from config.problems import Problem
 from config.throttles import AnonymousRateThrottle, SignedInRateThrottle
+from course import selectors
 from engine import labs
-
-logger = logging.getLogger(__name__)
 
 
 def _number(text: str) -> float:
@@ -165,26 +158,6 @@ def _lab_problem(error: labs.LabInputError) -> Problem:
     return Problem.invalid(field=field, code="invalid", message=str(error))
 
 
-def _cached(lab: str, inputs: dict[str, Any], compute: Callable[[], dict[str, Any]]) -> Any:
-    """The lab's result for these inputs, computed once per `LABS_CACHE_SECONDS`; a cache
-    that cannot be reached is a miss."""
-    normal = json.dumps(inputs, sort_keys=True, separators=(",", ":"))
-    key = f"lab:{lab}:{hashlib.sha256(normal.encode()).hexdigest()}"
-    try:
-        hit = cache.get(key)
-    except (RedisError, OSError):
-        logger.warning("lab cache unreachable; computing", exc_info=True)
-        hit = None
-    if hit is not None:
-        return hit
-    result = compute()
-    try:
-        cache.set(key, result, settings.LABS_CACHE_SECONDS)
-    except (RedisError, OSError):
-        logger.warning("lab cache unreachable; result not kept", exc_info=True)
-    return result
-
-
 class AnonymousLabThrottle(AnonymousRateThrottle):
     scope = "labs-anonymous"
 
@@ -197,6 +170,15 @@ class LabView(APIView):
     permission_classes = [AllowAny]
     throttle_classes = [AnonymousLabThrottle, SignedInLabThrottle]
 
+    @staticmethod
+    def result(lab: str, inputs: dict[str, Any], compute: Callable[[], Any]) -> Response:
+        """The lab's result for these inputs (from the cache when it is there); an input the
+        engine refuses is a 400 naming it."""
+        try:
+            return Response(selectors.lab_result(lab=lab, inputs=inputs, compute=compute))
+        except labs.LabInputError as error:
+            raise _lab_problem(error) from None
+
 
 class NeuronLabView(LabView):
     @extend_schema(
@@ -207,14 +189,7 @@ class NeuronLabView(LabView):
     )
     def get(self, request: Request) -> Response:
         query = _checked(NeuronQuery(data=request.query_params))
-
-        def compute() -> dict[str, Any]:
-            try:
-                return labs.neuron(**query).to_dict()
-            except labs.LabInputError as error:
-                raise _lab_problem(error) from None
-
-        return Response(_cached("neuron", query, compute))
+        return self.result("neuron", query, lambda: labs.neuron(**query).to_dict())
 
 
 class ParametersLabView(LabView):
@@ -226,14 +201,7 @@ class ParametersLabView(LabView):
     )
     def get(self, request: Request) -> Response:
         query = _checked(ParametersQuery(data=request.query_params))
-
-        def compute() -> dict[str, Any]:
-            try:
-                return labs.parameters(**query).to_dict()
-            except labs.LabInputError as error:
-                raise _lab_problem(error) from None
-
-        return Response(_cached("parameters", query, compute))
+        return self.result("parameters", query, lambda: labs.parameters(**query).to_dict())
 
 
 class NearOrthogonalLabView(LabView):
@@ -251,10 +219,7 @@ class NearOrthogonalLabView(LabView):
 
         def compute() -> dict[str, Any]:
             inputs = {name: value for name, value in query.items() if name != "seed"}
-            try:
-                histogram = labs.near_orthogonal(rng=query["seed"], **inputs)
-            except labs.LabInputError as error:
-                raise _lab_problem(error) from None
+            histogram = labs.near_orthogonal(rng=query["seed"], **inputs)
             return {**histogram.to_dict(), "seed": query["seed"]}
 
-        return Response(_cached("near-orthogonal", query, compute))
+        return self.result("near-orthogonal", query, compute)
