@@ -246,6 +246,22 @@ def _api_problem(*, status_code: int, slug: str, title: str, detail: str) -> Jso
     )
 
 
+def api_problem(problem: Problem) -> JsonResponse:
+    """`problem` as a response, outside DRF (Django's error handlers)."""
+    return _api_problem(
+        status_code=problem.status_code,
+        slug=problem.slug,
+        title=problem.title,
+        detail=str(problem.detail),
+    )
+
+
+def api_forbidden(request: HttpRequest) -> JsonResponse:
+    return _api_problem(
+        status_code=403, slug="forbidden", title="Not allowed", detail="You may not do this."
+    )
+
+
 def _is_api(request: HttpRequest) -> bool:
     return request.path.startswith("/api/")
 

@@ -92,11 +92,14 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "django_celery_beat",
     "axes",
+    "django_htmx",
+    "template_partials",
     "accounts",
     "course",
     "quizzes",
     "reviews",
     "classrooms",
+    "web",
 ]
 
 MIDDLEWARE = [
@@ -110,12 +113,19 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+    "web.middleware.PageErrors",
     "config.throttles.RateLimitHeaders",
     # Last, so it sees the sign-in that it refused and answers for it.
     "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
+# Every form on the site renders its fields the one accessible way (web/templates/web/forms/).
+FORM_RENDERER = "web.forms.SiteFormRenderer"
+LOGIN_URL = "accounts:login"
+LOGIN_REDIRECT_URL = "web:home"
+LOGOUT_REDIRECT_URL = "web:home"
 WSGI_APPLICATION = "config.wsgi.application"
 
 TEMPLATES = [
@@ -128,6 +138,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "web.context_processors.site",
             ],
         },
     },

@@ -131,3 +131,32 @@ class RateLimitHeaders:
 
 def _own(response: HttpResponseBase, header: str) -> list[str]:
     return [response[header]] if header in response else []
+
+
+class PageThrottled(Exception):
+    """A web page's write over its rate; the site answers with its 429 page."""
+
+    def __init__(self, wait: int) -> None:
+        super().__init__(f"Try again in {wait} seconds.")
+        self.wait = wait
+
+
+class _PageThrottle(SimpleRateThrottle):
+    """A page's quota: signed-in callers by user, others by address."""
+
+    def __init__(self, scope: str) -> None:
+        self.scope = scope
+        super().__init__()
+
+    def get_cache_key(self, request: Any, view: Any) -> str | None:
+        user = getattr(request, "user", None)
+        ident = user.pk if user is not None and user.is_authenticated else self.get_ident(request)
+        return self.cache_format % {"scope": self.scope, "ident": ident}
+
+
+def throttle_page(request: HttpRequest, scope: str) -> None:
+    """Counts a web page's write against the API's quota of the same `scope` (one budget for
+    both), and raises `PageThrottled` when it is spent."""
+    throttle = _PageThrottle(scope)
+    if not throttle.allow_request(request, None):
+        raise PageThrottled(math.ceil(throttle.wait() or 1))

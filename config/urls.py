@@ -27,8 +27,15 @@ urlpatterns = [
     path("api/v1/", include(api)),
     path("problems/", problem_type_index, name="problem-types"),
     path("problems/<slug:slug>/", problem_type_detail, name="problem-type"),
+    # The web app: the shell (home) and each app's pages.
+    path("", include("web.urls")),
+    path("", include("accounts.web.urls")),
+    path("", include("course.web.urls")),
+    path("", include("reviews.web.urls")),
 ]
 
-handler400 = "config.problems.bad_request"
-handler404 = "config.problems.not_found"
-handler500 = "config.problems.server_error"
+# Problem documents under /api/, pages in the site's layout elsewhere.
+handler400 = "web.errors.bad_request"
+handler403 = "web.errors.forbidden"
+handler404 = "web.errors.not_found"
+handler500 = "web.errors.server_error"

@@ -210,3 +210,20 @@ def lab_result(*, lab: str, inputs: dict[str, Any], compute: Callable[[], Any]) 
     except (RedisError, OSError):
         logger.warning("lab cache unreachable; result not kept", exc_info=True)
     return result
+
+
+def lesson_to_continue(*, user: Any) -> Lesson | None:
+    """Where a learner left off: the lesson they opened last and have not completed, else the
+    first live lesson they have not completed; None when every lesson is done."""
+    if not getattr(user, "is_authenticated", False):
+        return None
+    lessons = Lesson.objects.live().filter(course__archived_at__isnull=True).select_related("course")
+    opened = (
+        lessons.filter(progress__user=user, progress__completed_at__isnull=True)
+        .order_by("-progress__started_at", "pk")
+        .first()
+    )
+    if opened is not None:
+        return opened
+    done = LessonProgress.objects.filter(user=user, completed_at__isnull=False).values("lesson_id")
+    return lessons.exclude(pk__in=done).order_by("course__title", "number").first()

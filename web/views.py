@@ -1,0 +1,47 @@
+"""The home page: what Residual is for a visitor; today's work for a learner."""
+
+from __future__ import annotations
+
+from django.db.models import Avg
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils import timezone
+
+from course.selectors import course_list, lesson_to_continue
+from reviews.models import Answer
+from reviews.stats import learner_stats
+
+# Seconds an answer takes a learner with no timed answers yet: a review, a first sight.
+TYPICAL_SECONDS = 12
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    if not request.user.is_authenticated:
+        return render(request, "web/home.html", {"courses": list(course_list())})
+    now = timezone.now()
+    stats = learner_stats(user=request.user, now=now)
+    todo = stats.due_today + stats.new_available
+    return render(
+        request,
+        "web/home.html",
+        {
+            "stats": stats,
+            "todo": todo,
+            "minutes": _minutes(request.user, todo),
+            "continue_lesson": lesson_to_continue(user=request.user),
+            "courses": list(course_list()),
+        },
+    )
+
+
+def _minutes(user: object, cards: int) -> int:
+    """Minutes for `cards` answers at the learner's own recent pace."""
+    if not cards:
+        return 0
+    average = (
+        Answer.objects.filter(user=user, duration_ms__isnull=False)
+        .order_by("-created_at")[:200]
+        .aggregate(ms=Avg("duration_ms"))["ms"]
+    )
+    seconds = (average / 1000) if average else TYPICAL_SECONDS
+    return max(1, round(cards * min(seconds, 120) / 60))
