@@ -21,6 +21,7 @@ from mdit_py_plugins.dollarmath import dollarmath_plugin
 TEX = "application/x-tex"
 _MATH_TOKENS = {"math_inline", "math_inline_double", "math_block"}
 _CHARACTER = re.compile(r"&#x([0-9a-fA-F]+);")
+_COMMAND = re.compile(r"\\[A-Za-z]+")
 
 
 class FormulaError(ValueError):
@@ -35,12 +36,13 @@ def _decoded(text: str | None) -> str | None:
 
 
 def mathml(latex: str, *, display: bool) -> str:
-    """`latex` as one `<math>` element; raises FormulaError when it is not valid LaTeX."""
+    """`latex` as one `<math>` element; raises FormulaError when it cannot be typeset."""
     try:
         math = convert_to_element(latex, display="block" if display else "inline")
     except Exception as exc:  # the converter raises many kinds of error on malformed input
         raise FormulaError(_reason(exc)) from exc
     for element in math.iter():
+        _refuse_unknown(element.text)
         element.text = _decoded(element.text)
         element.tail = _decoded(element.tail)
     semantics = Element("semantics")
@@ -48,6 +50,14 @@ def mathml(latex: str, *, display: bool) -> str:
     math[:] = [semantics]
     SubElement(semantics, "annotation", encoding=TEX).text = latex
     return tostring(math, encoding="unicode")
+
+
+def _refuse_unknown(text: str | None) -> None:
+    """The converter passes what it does not know through as text instead of failing."""
+    if text == "&":  # `\&` comes out as a character reference
+        raise FormulaError("'&' outside a matrix or an alignment it knows")
+    if text and _COMMAND.fullmatch(text):
+        raise FormulaError(f"unknown command {text}")
 
 
 def _reason(exc: Exception) -> str:
@@ -100,7 +110,9 @@ _MATHML_ATTRIBUTES = {
     "mtext": {"mathvariant"},
     "mspace": {"width", "height", "depth", "linebreak"},
     "mfrac": {"linethickness"},
-    "mtable": {"columnalign", "columnspacing", "rowspacing", "columnlines", "rowlines"},
+    "mtable": {
+        "columnalign", "columnspacing", "rowspacing", "columnlines", "rowlines", "displaystyle",
+    },
     "mtd": {"columnalign"},
     "mover": {"accent"},
     "munder": {"accentunder"},
