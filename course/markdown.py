@@ -1,24 +1,138 @@
-"""Lesson Markdown to HTML that is safe to put straight into a page."""
+"""Lesson Markdown to HTML that is safe to put straight into a page.
+
+Formulas written `$...$` (inline) or `$$...$$` (display) are typeset here as MathML, once, when
+the course is loaded, so a page needs no script to show them. Each `<math>` keeps its LaTeX in
+an `<annotation>`: browsers show only the first child of `<semantics>` and screen readers read
+the MathML itself (Chromium ignores `alttext`), while the source stays there to copy.
+"""
+
+import re
+from collections.abc import Iterator
+from typing import Any
+from xml.etree.ElementTree import Element, SubElement, tostring
 
 import nh3
+from latex2mathml.converter import convert_to_element
 from markdown_it import MarkdownIt
+from markdown_it.common.utils import escapeHtml
+from markdown_it.token import Token
+from mdit_py_plugins.dollarmath import dollarmath_plugin
+
+TEX = "application/x-tex"
+_MATH_TOKENS = {"math_inline", "math_inline_double", "math_block"}
+_CHARACTER = re.compile(r"&#x([0-9a-fA-F]+);")
+_COMMAND = re.compile(r"\\[A-Za-z]+")
+
+
+class FormulaError(ValueError):
+    """A formula latex2mathml cannot typeset."""
+
+
+def _decoded(text: str | None) -> str | None:
+    # latex2mathml writes symbols as character references and unescapes its whole output,
+    # which would let a `<` typed in `\text{}` through as markup; decode them here instead
+    # and let ElementTree escape everything on the way out.
+    return None if text is None else _CHARACTER.sub(lambda m: chr(int(m[1], 16)), text)
+
+
+def mathml(latex: str, *, display: bool) -> str:
+    """`latex` as one `<math>` element; raises FormulaError when it cannot be typeset."""
+    try:
+        math = convert_to_element(latex, display="block" if display else "inline")
+    except Exception as exc:  # the converter raises many kinds of error on malformed input
+        raise FormulaError(_reason(exc)) from exc
+    for element in math.iter():
+        _refuse_unknown(element.text)
+        element.text = _decoded(element.text)
+        element.tail = _decoded(element.tail)
+    semantics = Element("semantics")
+    semantics.extend(list(math))  # one <mrow>: what is shown
+    math[:] = [semantics]
+    SubElement(semantics, "annotation", encoding=TEX).text = latex
+    return tostring(math, encoding="unicode")
+
+
+def _refuse_unknown(text: str | None) -> None:
+    """The converter passes what it does not know through as text instead of failing."""
+    if text == "&":  # `\&` comes out as a character reference
+        raise FormulaError("'&' outside a matrix or an alignment it knows")
+    if text and _COMMAND.fullmatch(text):
+        raise FormulaError(f"unknown command {text}")
+
+
+def _reason(exc: Exception) -> str:
+    if str(exc):
+        return str(exc)
+    if type(exc).__name__ == "NoAvailableTokensError":
+        return "it ends before a command has all its arguments"
+    # latex2mathml's errors carry no message; their names say it (NumeratorNotFoundError).
+    words = re.findall(r"[A-Z][a-z]*", type(exc).__name__.removesuffix("Error"))
+    return " ".join(words).lower() or type(exc).__name__
+
+
+def _formula(latex: str, options: dict[str, Any]) -> str:
+    try:
+        return mathml(latex, display=options["display_mode"])
+    except FormulaError:
+        return f"<code>{escapeHtml(latex)}</code>"  # shown as written; the loader reports it
+
 
 # CommonMark plus tables and strikethrough; raw HTML in the source is not passed through.
-_md = MarkdownIt("commonmark", {"html": False, "typographer": False}).enable(
-    ["table", "strikethrough"]
+# Dollar math needs no space inside its dollars and no digit outside them, so "$5 and $6"
+# stays money; `$$...$$` is display math on its own lines or inside a paragraph.
+_md = (
+    MarkdownIt("commonmark", {"html": False, "typographer": False})
+    .enable(["table", "strikethrough"])
+    .use(
+        dollarmath_plugin,
+        allow_space=False,
+        allow_digits=False,
+        allow_labels=False,
+        double_inline=True,
+        renderer=_formula,
+    )
 )
 
+_MATHML_TAGS = {
+    "math", "semantics", "annotation", "mrow", "mi", "mn", "mo", "ms", "mtext", "mspace",
+    "msup", "msub", "msubsup", "mfrac", "msqrt", "mroot", "mtable", "mtr", "mtd", "munder",
+    "mover", "munderover", "mstyle", "mpadded", "mphantom", "menclose",
+}  # fmt: skip
+_MATHML_ATTRIBUTES = {
+    "math": {"xmlns", "display"},
+    "annotation": {"encoding"},
+    "mi": {"mathvariant"},
+    "mn": {"mathvariant"},
+    "mo": {
+        "mathvariant", "stretchy", "fence", "separator", "form", "lspace", "rspace", "minsize",
+        "maxsize", "largeop", "movablelimits", "accent",
+    },
+    "mtext": {"mathvariant"},
+    "mspace": {"width", "height", "depth", "linebreak"},
+    "mfrac": {"linethickness"},
+    "mtable": {
+        "columnalign", "columnspacing", "rowspacing", "columnlines", "rowlines", "displaystyle",
+    },
+    "mtd": {"columnalign"},
+    "mover": {"accent"},
+    "munder": {"accentunder"},
+    "mstyle": {"displaystyle", "scriptlevel", "mathvariant", "mathsize"},
+    "mpadded": {"width", "height", "depth", "lspace", "voffset"},
+    "menclose": {"notation"},
+}  # fmt: skip
+
+# The span and div that wrap each formula are not allowed, so only the <math> is left.
 _TAGS = {
     "a", "blockquote", "br", "code", "del", "em", "h1", "h2", "h3", "h4", "hr", "li", "ol", "p",
     "pre", "strong", "sub", "sup", "table", "tbody", "td", "th", "thead", "tr", "ul", "img",
-}  # fmt: skip
+} | _MATHML_TAGS  # fmt: skip
 _ATTRIBUTES = {
     "a": {"href", "title"},
     "img": {"src", "alt", "title"},
     "code": {"class"},
     "td": {"style"},
     "th": {"style"},
-}
+} | _MATHML_ATTRIBUTES
 
 
 def render(markdown: str) -> str:
@@ -31,3 +145,25 @@ def render(markdown: str) -> str:
         link_rel="noopener noreferrer",
         filter_style_properties={"text-align"},
     )
+
+
+def formulas(markdown: str) -> Iterator[tuple[str, bool]]:
+    """Each formula in `markdown`: its LaTeX, and whether it is display math."""
+    stack: list[Token] = list(reversed(_md.parse(markdown)))
+    while stack:
+        token = stack.pop()
+        if token.type in _MATH_TOKENS:
+            yield token.content.strip(), token.type != "math_inline"
+        stack.extend(reversed(token.children or []))
+
+
+def formula_problems(markdown: str) -> list[str]:
+    """Why each formula in `markdown` that cannot be typeset fails, naming it."""
+    problems = []
+    for latex, display in formulas(markdown):
+        try:
+            mathml(latex, display=display)
+        except FormulaError as exc:
+            delimiter = "$$" if display else "$"
+            problems.append(f"cannot typeset {delimiter}{latex}{delimiter}: {exc}")
+    return problems

@@ -199,6 +199,7 @@ class QuestionBank:
                         )
                     for message in _answer_problems(question):
                         reader.problem(path, item, "mistakes", message)
+                    _check_markdown(reader, path, item, question)
                     found.append(QuestionData(path.stem, position, question))
         return found
 
@@ -299,6 +300,14 @@ def _fingerprint(values: dict[str, Any], choices: list[dict[str, Any]]) -> str:
         "choices": [[c["text"], c["correct"]] for c in choices],
     }
     return hashlib.sha256(json.dumps(decisive, sort_keys=True).encode()).hexdigest()
+
+
+def _check_markdown(reader: Reader, path: Path, item: str, question: dict[str, Any]) -> None:
+    for name in ("prompt", "explanation", "model_answer"):
+        reader.check_markdown(path, item, name, question[name])
+    for index, choice in enumerate(question.get("choices") or []):
+        for name in ("text", "explanation"):
+            reader.check_markdown(path, item, f"choices.{index}.{name}", choice[name])
 
 
 def _answer_problems(question: dict[str, Any]) -> list[str]:

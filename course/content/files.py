@@ -13,6 +13,7 @@ from typing import Any
 import yaml
 from rest_framework import serializers
 
+from course import markdown
 from course.content import parts
 from course.content.schema import CourseSchema, GlossarySchema, LessonSchema
 from course.models import Access
@@ -98,6 +99,11 @@ class Reader:
         except UnicodeDecodeError:
             self.problem(path, "file", "-", "not UTF-8 text")
         return None
+
+    def check_markdown(self, path: Path, item: str, field_name: str, text: str) -> None:
+        """Reports each formula in `text` that cannot be typeset (it would show as code)."""
+        for message in markdown.formula_problems(text):
+            self.problem(path, item, field_name, message)
 
     def validate(self, path: Path, schema: Any, data: Any, describe: Any) -> Any:
         try:
@@ -282,6 +288,7 @@ def _read_lesson(reader: Reader, path: Path) -> LessonData | None:
         if section["slug"] in seen:
             reader.problem(path, item, "slug", "duplicate slug in this lesson")
         seen.add(section["slug"])
+        reader.check_markdown(path, item, "body", section["body"])
         section.setdefault("access", data["access"])
         if data["access"] == "free" and section["access"] == "pro":
             reader.problem(path, item, "access", "a free lesson cannot have a pro section")
@@ -301,6 +308,7 @@ def _read_glossary(reader: Reader, path: Path, lesson_slugs: set[str]) -> list[d
         if term["slug"] in seen:
             reader.problem(path, item, "slug", "duplicate slug in this glossary")
         seen.add(term["slug"])
+        reader.check_markdown(path, item, "definition", term["definition"])
         if term.get("lesson") and term["lesson"] not in lesson_slugs:
             reader.problem(path, item, "lesson", f"unknown lesson '{term['lesson']}'")
     return list(terms)

@@ -47,7 +47,8 @@ def table_rows(html: str) -> list[list[str]]:
 
 
 def plain(html: str) -> str:
-    """The text a reader sees: tags dropped, white space folded."""
+    """The text a reader sees: tags and formulas' LaTeX sources dropped, white space folded."""
+    html = re.sub(r"<annotation [^>]*>.*?</annotation>", " ", html, flags=re.S)
     return " ".join(re.sub(r"<[^>]+>", " ", html).split())
 
 
