@@ -217,7 +217,9 @@ def lesson_to_continue(*, user: Any) -> Lesson | None:
     first live lesson they have not completed; None when every lesson is done."""
     if not getattr(user, "is_authenticated", False):
         return None
-    lessons = Lesson.objects.live().filter(course__archived_at__isnull=True).select_related("course")
+    lessons = (
+        Lesson.objects.live().filter(course__archived_at__isnull=True).select_related("course")
+    )
     opened = (
         lessons.filter(progress__user=user, progress__completed_at__isnull=True)
         .order_by("-progress__started_at", "pk")

@@ -1,5 +1,3 @@
-from django.urls import path
-
 app_name = "course"
 
 urlpatterns: list[object] = []

@@ -9,6 +9,7 @@ database calls from async code is lifted for these tests (the calls are synchron
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import os
 import shutil
@@ -91,10 +92,9 @@ class Network:
 
     def record_response(self, response: Any) -> None:
         if response.request.resource_type == "script" and response.ok:
-            try:
+            # A response the page navigated away from has no body left.
+            with contextlib.suppress(Exception):
                 self.scripts[response.url] = response.body()
-            except Exception:  # a response the page navigated away from has no body left
-                pass
 
     def foreign(self) -> list[str]:
         return [
