@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 from collections.abc import Iterator
 from typing import Any
 
@@ -101,3 +102,31 @@ def assert_problem(response: requests.Response, status: int, field: str | None =
     if field is not None:
         assert field in [error["field"] for error in body["errors"]], body
     return body
+
+
+def closed_port() -> int:
+    """A local port nothing listens on: bound by the system, then let go."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+# Where a new connection finds no database: a closed port, or a folder that does not exist.
+AWAY = {
+    "postgresql": lambda port: {"HOST": "127.0.0.1", "PORT": port},
+    "sqlite": lambda port: {"NAME": f"/nonexistent-{port}/db.sqlite3"},
+}
+
+
+@pytest.fixture
+def take_the_database_away():
+    """From the call on, new connections (each live-server request opens its own) go where no
+    database is; the test's own connection, already open, is left alone."""
+    working = connections.settings["default"]
+
+    def away() -> None:
+        moved = AWAY[connections["default"].vendor](closed_port())
+        connections.settings["default"] = {**working, **moved}
+
+    yield away
+    connections.settings["default"] = working

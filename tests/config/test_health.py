@@ -1,43 +1,12 @@
 """When a dependency is away: the database down is a 503 with Retry-After on every request,
 and the health endpoint says which of database, cache and broker it cannot reach."""
 
-import socket
-
 import pytest
-from django.db import connections
 
-from tests.conftest import assert_problem
+from tests.conftest import assert_problem, closed_port
 from tests.factories import LessonFactory, UserFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def closed_port() -> int:
-    """A local port nothing listens on: bound by the system, then let go."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-# Where a new connection finds no database: a closed port, or a folder that does not exist.
-AWAY = {
-    "postgresql": lambda port: {"HOST": "127.0.0.1", "PORT": port},
-    "sqlite": lambda port: {"NAME": f"/nonexistent-{port}/db.sqlite3"},
-}
-
-
-@pytest.fixture
-def take_the_database_away():
-    """From the call on, new connections (each live-server request opens its own) go where no
-    database is; the test's own connection, already open, is left alone."""
-    working = connections.settings["default"]
-
-    def away() -> None:
-        moved = AWAY[connections["default"].vendor](closed_port())
-        connections.settings["default"] = {**working, **moved}
-
-    yield away
-    connections.settings["default"] = working
 
 
 @pytest.fixture
