@@ -34,6 +34,22 @@ def home(request: HttpRequest) -> HttpResponse:
     )
 
 
+ROBOTS = """User-agent: *
+Disallow: /api/
+Disallow: /settings/
+Disallow: /review/
+Disallow: /practice/
+Disallow: /stats/
+Disallow: /cards/
+Disallow: /notifications/
+"""
+
+
+def robots(request: HttpRequest) -> HttpResponse:
+    """The public pages are the home page, the course and its lessons; the rest is personal."""
+    return HttpResponse(ROBOTS, content_type="text/plain; charset=utf-8")
+
+
 def _minutes(user: object, cards: int) -> int:
     """Minutes for `cards` answers at the learner's own recent pace."""
     if not cards:

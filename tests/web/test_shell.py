@@ -104,3 +104,12 @@ def test_while_the_database_is_away_pages_get_the_maintenance_page(api, take_the
     assert int(response.headers["Retry-After"]) > 0
     assert "Back in a moment" in response.text
     assert "<html" in response.text
+
+
+def test_robots_keep_crawlers_to_the_public_pages(api):
+    response = api.get("/robots.txt")
+
+    assert response.status_code == 200
+    assert response.headers["Content-Type"].startswith("text/plain")
+    assert "Disallow: /api/" in response.text
+    assert "Disallow: /review/" in response.text
