@@ -49,6 +49,7 @@ def serve() -> None:
     run(PYTHON, "manage.py", "migrate", "--noinput", env=env)
     run(PYTHON, "manage.py", "load_content", env=env)
     print("\nResidual is starting on http://127.0.0.1:8000/", flush=True)
+    print("  Web app:      http://127.0.0.1:8000/")
     print("  API docs:     http://127.0.0.1:8000/api/v1/docs/")
     print("  OpenAPI:      http://127.0.0.1:8000/api/v1/schema/")
     print("  Courses:      http://127.0.0.1:8000/api/v1/courses/")
