@@ -158,7 +158,7 @@ def complete(request: HttpRequest, course: str, lesson: str) -> HttpResponse:
     if found is None or found.course.slug != course:
         raise Http404(lesson)
     try:
-        services.lesson_complete(user=request.user, lesson=found, now=timezone.now())  # type: ignore[arg-type]
+        services.lesson_complete(user=request.user, lesson=found, now=timezone.now())
     except services.ProRequired:
         raise PermissionDenied("This lesson needs Pro to complete.") from None
     if request.htmx:  # type: ignore[attr-defined]
@@ -196,13 +196,13 @@ def report(request: HttpRequest, course: str, lesson: str) -> HttpResponse:
         form = ReportForm(request.POST, sections=sections, question_ids=page.question_ids)
         if form.is_valid():
             services.report_create(
-                user=request.user,  # type: ignore[arg-type]
+                user=request.user,
                 lesson=page.lesson,
                 question_id=form.cleaned_data["question"],
                 message=form.report_text(),
             )
             if request.htmx:  # type: ignore[attr-defined]
-                return render(request, "course/report.html#thanks", {**context, "sent": True})
+                return render(request, "course/report.html#report_body", {**context, "sent": True})
             query = {"sent": "1", **({"section": about["section"]} if about["section"] else {})}
             return _see_other(f"{request.path}?{urlencode(query)}")
     else:
@@ -211,7 +211,8 @@ def report(request: HttpRequest, course: str, lesson: str) -> HttpResponse:
             sections=sections,
             question_ids=page.question_ids,
         )
-    return render(request, "course/report.html", {**context, "form": form})
+    template = "course/report.html#report_body" if request.htmx else "course/report.html"  # type: ignore[attr-defined]
+    return render(request, template, {**context, "form": form})
 
 
 def _about(
