@@ -488,3 +488,15 @@ def test_plans_lists_the_pro_sections_from_the_course(client, pro_lesson):
 
 def test_the_footer_links_to_plans(client):
     assert 'href="/plans/"' in get(client, "/plans/").content.decode()
+
+
+def test_with_htmx_a_bad_report_is_answered_with_the_form_and_its_error(client, pro_lesson):
+    client.force_login(UserFactory())
+
+    response = post(client, REPORT, {"message": ""}, HX_Request="true")
+    html = response.content.decode()
+
+    assert response.status_code == 200
+    assert "Write what you noticed before sending." in html
+    assert "<textarea" in html
+    assert "<html" not in html
