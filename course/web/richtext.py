@@ -36,13 +36,14 @@ class Glossary:
 def glossary(terms: Iterable[tuple[str, Iterable[str]]]) -> Glossary:
     """Builds the matcher from (slug, names) pairs. A name with a capital after its first
     letter (ReLU, MLP) matches only as written, any other name in any case; a plural -s or -es
-    is part of the match."""
+    is part of the match. Single letters (the Q, K and V of attention) are too common in prose
+    to stand for a term."""
     written: dict[str, str] = {}
     slug_of: dict[str, str] = {}
     for slug, names in terms:
         for name in names:
             name = " ".join(name.split())
-            if name and name.casefold() not in slug_of:
+            if len(name) > 1 and name.casefold() not in slug_of:
                 slug_of[name.casefold()] = slug
                 written[name.casefold()] = name
     if not slug_of:

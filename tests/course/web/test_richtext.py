@@ -113,3 +113,10 @@ def test_escaped_text_is_matched_as_the_reader_sees_it():
 
     assert result.terms == ["qk"]
     assert ">Q&amp;K</button>" in result.html
+
+
+def test_single_letter_aliases_are_not_linked():
+    terms = glossary([("qkv", ["Query, key and value", "Q", "K", "V", "values"])])
+
+    assert prepare("<p>V is a matrix of values.</p>", terms).terms == ["qkv"]
+    assert ">values</button>" in prepare("<p>V is a matrix of values.</p>", terms).html
