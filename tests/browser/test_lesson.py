@@ -6,9 +6,9 @@ lesson at phone width."""
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import expect
 from django.conf import settings
 from django.test import Client
+from playwright.sync_api import expect
 
 from accounts.models import User
 from course.models import Lesson, Report
