@@ -229,3 +229,67 @@ def lesson_to_continue(*, user: Any) -> Lesson | None:
         return opened
     done = LessonProgress.objects.filter(user=user, completed_at__isnull=False).values("lesson_id")
     return lessons.exclude(pk__in=done).order_by("course__title", "number").first()
+
+
+# --- reads for the course's web pages --------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CoursePage:
+    course: Course
+    lessons: list[Lesson]
+    """In order, each with `section_count`, `free_section_count` and its live prerequisites."""
+    completed: set[int]
+
+
+def course_page(*, slug: str, user: Any) -> CoursePage:
+    """The course page: its live lessons in order, how many of each lesson's sections are
+    free, their prerequisites, and which lessons the caller completed; raises
+    Course.DoesNotExist."""
+    live_sections = Q(sections__archived_at__isnull=True)
+    lessons = (
+        Lesson.objects.live()
+        .order_by("number")
+        .annotate(
+            section_count=Count("sections", filter=live_sections),
+            free_section_count=Count(
+                "sections", filter=live_sections & Q(sections__access=Access.FREE)
+            ),
+        )
+        .prefetch_related(
+            Prefetch(
+                "prerequisites",
+                queryset=Lesson.objects.live().order_by("number").only("slug", "number", "title"),
+            )
+        )
+    )
+    course = (
+        Course.objects.live().prefetch_related(Prefetch("lessons", queryset=lessons)).get(slug=slug)
+    )
+    rows = list(course.lessons.all())
+    completed = completed_lesson_ids(user=user, lesson_ids=[lesson.pk for lesson in rows])
+    return CoursePage(course=course, lessons=rows, completed=completed)
+
+
+def course_glossary(*, course_id: int) -> list[GlossaryTerm]:
+    """The course's live glossary with definitions, for linking terms wherever they appear."""
+    return list(GlossaryTerm.objects.live().filter(course_id=course_id).order_by("term", "pk"))
+
+
+def pro_lessons() -> list[Lesson]:
+    """Live lessons of live courses with at least one Pro section, in course and lesson
+    order, each with its live sections in order."""
+    return list(
+        Lesson.objects.live()
+        .filter(
+            course__archived_at__isnull=True,
+            sections__access=Access.PRO,
+            sections__archived_at__isnull=True,
+        )
+        .distinct()
+        .select_related("course")
+        .prefetch_related(
+            Prefetch("sections", queryset=Section.objects.live().order_by("position"))
+        )
+        .order_by("course__title", "number")
+    )

@@ -1,3 +1,13 @@
+from django.urls import path
+
+from course.web import views
+
 app_name = "course"
 
-urlpatterns: list[object] = []
+urlpatterns = [
+    path("plans/", views.plans, name="plans"),
+    path("courses/<slug:course>/", views.course, name="course"),
+    path("courses/<slug:course>/<slug:lesson>/", views.lesson, name="lesson"),
+    path("courses/<slug:course>/<slug:lesson>/complete/", views.complete, name="complete"),
+    path("courses/<slug:course>/<slug:lesson>/report/", views.report, name="report"),
+]

@@ -85,3 +85,14 @@
     focusNew(event.detail.target);
   });
 })();
+
+// Glossary terms open their card with the native popover; a browser without it follows the
+// term to its entry in the lesson's glossary instead.
+(function () {
+  "use strict";
+  if (typeof HTMLElement === "undefined" || HTMLElement.prototype.hasOwnProperty("popover")) return;
+  document.addEventListener("click", function (event) {
+    var term = event.target.closest && event.target.closest("button[data-glossary]");
+    if (term) window.location.hash = term.getAttribute("data-glossary").slice(1);
+  });
+})();

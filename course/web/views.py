@@ -1,0 +1,247 @@
+"""The course's pages: a course and its lessons, a lesson to read, reporting a mistake, and what
+Pro opens. Each calls the selectors and services the API calls; Pro gating is the API's own
+(`selectors.can_read` per section), so a section closed to the reader never reaches the HTML."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.http import urlencode
+from django.utils.safestring import SafeString
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from config.throttles import throttle_page
+from course import selectors, services
+from course.models import Access, Course, GlossaryTerm, Lesson, Section
+from course.web import richtext
+from course.web.extras import section_extras
+from course.web.forms import ReportForm
+
+# A lesson with this many sections or more opens with a table of contents.
+CONTENTS_FROM = 4
+
+
+def _see_other(url: str) -> HttpResponseRedirect:
+    response = HttpResponseRedirect(url)
+    response.status_code = 303
+    return response
+
+
+# --- the course ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LessonRow:
+    lesson: Lesson
+    completed: bool
+    prerequisites: list[Lesson]
+    pro_sections: int
+    """Sections the reader cannot open (0 for a Pro learner)."""
+
+
+@require_GET
+def course(request: HttpRequest, course: str) -> HttpResponse:
+    try:
+        page = selectors.course_page(slug=course, user=request.user)
+    except Course.DoesNotExist:
+        raise Http404(course) from None
+    pro = selectors.user_is_pro(request.user)
+    rows = [
+        LessonRow(
+            lesson=lesson,
+            completed=lesson.pk in page.completed,
+            prerequisites=list(lesson.prerequisites.all()),
+            pro_sections=0 if pro else lesson.section_count - lesson.free_section_count,  # type: ignore[attr-defined]
+        )
+        for lesson in page.lessons
+    ]
+    done = sum(row.completed for row in rows)
+    return render(
+        request,
+        "course/course.html",
+        {
+            "course": page.course,
+            "rows": rows,
+            "done": done,
+            "total": len(rows),
+            "is_pro": pro,
+            "with_pro": sum(1 for row in rows if row.pro_sections),
+        },
+    )
+
+
+# --- a lesson -----------------------------------------------------------------------------
+
+
+@dataclass
+class SectionBlock:
+    section: Section
+    html: SafeString
+    extras: list[SafeString]
+    terms: list[str] = field(default_factory=list)
+
+
+def _lesson_page(request: HttpRequest, course: str, lesson: str) -> selectors.LessonPage:
+    try:
+        page = selectors.lesson_page(slug=lesson, user=request.user)
+    except Lesson.DoesNotExist:
+        raise Http404(lesson) from None
+    if page.lesson.course.slug != course:
+        raise Http404(lesson)
+    return page
+
+
+@require_GET
+def lesson(request: HttpRequest, course: str, lesson: str) -> HttpResponse:
+    page = _lesson_page(request, course, lesson)
+    return render(request, "course/lesson.html", _lesson_context(request, page))
+
+
+def _lesson_context(request: HttpRequest, page: selectors.LessonPage) -> dict[str, Any]:
+    terms = selectors.course_glossary(course_id=page.lesson.course_id)
+    matcher = richtext.glossary((term.slug, [term.term, *term.aliases]) for term in terms)
+    extras = section_extras(request, page)
+    blocks: list[SectionBlock] = []
+    closed: list[Section] = []
+    toc: list[dict[str, Any]] = []
+    # Where the panel naming the closed sections goes: after the open sections before them.
+    panel_after: int | None = None
+    for section in page.sections:
+        readable = selectors.can_read(request.user, section.access)
+        toc.append({"section": section, "open": readable})
+        if not readable:
+            if not closed:
+                panel_after = len(blocks)
+            closed.append(section)
+            continue
+        prepared = richtext.prepare(section.body_html, matcher)
+        blocks.append(
+            SectionBlock(
+                section=section,
+                html=prepared.html,
+                extras=extras.get(section.pk, []),
+                terms=prepared.terms,
+            )
+        )
+    shown = {slug for block in blocks for slug in block.terms}
+    shown |= {term.slug for term in page.glossary}
+    cards: list[GlossaryTerm] = [term for term in terms if term.slug in shown]
+    return {
+        "page": page,
+        "lesson": page.lesson,
+        "course": page.lesson.course,
+        "blocks": blocks,
+        "closed": closed,
+        "panel_after": panel_after,
+        "contents": len(page.sections) >= CONTENTS_FROM,
+        "toc": toc,
+        "cards": cards,
+        "completed": page.completed,
+        "can_complete": selectors.can_read(request.user, page.lesson.access),
+        "is_pro": selectors.user_is_pro(request.user),
+    }
+
+
+@require_POST
+def complete(request: HttpRequest, course: str, lesson: str) -> HttpResponse:
+    url = reverse("course:lesson", args=[course, lesson])
+    if not request.user.is_authenticated:
+        return redirect_to_login(url)
+    found = selectors.live_lesson(slug=lesson)
+    if found is None or found.course.slug != course:
+        raise Http404(lesson)
+    try:
+        services.lesson_complete(user=request.user, lesson=found, now=timezone.now())
+    except services.ProRequired:
+        raise PermissionDenied("This lesson needs Pro to complete.") from None
+    if request.htmx:  # type: ignore[attr-defined]
+        context = {"lesson": found, "course": found.course, "completed": True, "just_done": True}
+        return render(request, "course/lesson.html#completion", {**context, "can_complete": True})
+    return _see_other(url + "#completion")
+
+
+# --- reporting a mistake ------------------------------------------------------------------
+
+
+@require_http_methods(["GET", "POST"])
+def report(request: HttpRequest, course: str, lesson: str) -> HttpResponse:
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    page = _lesson_page(request, course, lesson)
+    sections = {
+        section.slug: section.title
+        for section in page.sections
+        if selectors.can_read(request.user, section.access)
+    }
+    lesson_url = reverse("course:lesson", args=[course, lesson])
+    source = request.POST if request.method == "POST" else request.GET
+    about = _about(page, sections, source.get("section", ""), source.get("question", ""))
+    context: dict[str, Any] = {
+        "lesson": page.lesson,
+        "course": page.lesson.course,
+        "about": about,
+        "back": lesson_url + (f"#{about['section']}" if about["section"] else ""),
+    }
+    if request.method == "GET" and request.GET.get("sent") == "1":
+        return render(request, "course/report.html", {**context, "sent": True})
+    if request.method == "POST":
+        throttle_page(request, "reports")  # every attempt counts, as with the API
+        form = ReportForm(request.POST, sections=sections, question_ids=page.question_ids)
+        if form.is_valid():
+            services.report_create(
+                user=request.user,
+                lesson=page.lesson,
+                question_id=form.cleaned_data["question"],
+                message=form.report_text(),
+            )
+            if request.htmx:  # type: ignore[attr-defined]
+                return render(request, "course/report.html#report_body", {**context, "sent": True})
+            query = {"sent": "1", **({"section": about["section"]} if about["section"] else {})}
+            return _see_other(f"{request.path}?{urlencode(query)}")
+    else:
+        form = ReportForm(
+            initial={"section": about["section"], "question": about["question"]},
+            sections=sections,
+            question_ids=page.question_ids,
+        )
+    template = "course/report.html#report_body" if request.htmx else "course/report.html"  # type: ignore[attr-defined]
+    return render(request, template, {**context, "form": form})
+
+
+def _about(
+    page: selectors.LessonPage, sections: dict[str, str], section: str, question: str
+) -> dict[str, Any]:
+    """Where the report was opened from, as far as it is part of this lesson."""
+    slug = section if section in sections else ""
+    number = int(question) if question.isdigit() and len(question) < 19 else None
+    return {
+        "section": slug,
+        "section_title": sections.get(slug, ""),
+        "question": number if number in page.question_ids else None,
+    }
+
+
+# --- Pro ----------------------------------------------------------------------------------
+
+
+@require_GET
+def plans(request: HttpRequest) -> HttpResponse:
+    lessons = selectors.pro_lessons()
+    rows = [
+        {
+            "lesson": lesson,
+            "free": [s for s in lesson.sections.all() if s.access != Access.PRO],
+            "pro": [s for s in lesson.sections.all() if s.access == Access.PRO],
+        }
+        for lesson in lessons
+    ]
+    return render(
+        request, "course/plans.html", {"rows": rows, "is_pro": selectors.user_is_pro(request.user)}
+    )
