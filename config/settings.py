@@ -85,6 +85,7 @@ INSTALLED_APPS = [
     "corsheaders",
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
+    "django.forms",  # the widget templates, for the site's form renderer (TemplatesSetting)
     "rest_framework",
     "knox",
     "django_filters",
