@@ -79,11 +79,15 @@ class Row:
 def card_list(request: HttpRequest) -> HttpResponse:
     user = request.user
     cards = selectors.cards_of(user=user).select_related("question__lesson")  # type: ignore[arg-type]
-    # An empty choice in the form ("Any") means the filter is left out.
+    # An empty choice in the form ("Any") means the filter is left out, and the address says
+    # only the filters chosen.
     data = QueryDict(mutable=True)
     for key, value in request.GET.items():
         if value != "" and key != "page":
             data[key] = value
+    if "" in request.GET.values():
+        query = _list_query(data, 1)
+        return HttpResponseRedirect(f"{request.path}?{query}" if query else request.path)
     filters = CardPageFilter(data, queryset=cards, request=request)
     _shape_form(filters.form, user=user)  # type: ignore[arg-type]
     valid = filters.is_valid()
@@ -169,7 +173,7 @@ def _shape_form(form: forms.Form, *, user: User) -> None:
     with an "any" choice that leaves the filter out."""
     fields = form.fields
     fields["state"].label = "State"
-    fields["state"].choices = [("", "Any state"), *Card.State.choices]  # type: ignore[attr-defined]
+    fields["state"].widget = forms.Select(choices=[("", "Any state"), *Card.State.choices])
     lessons = (
         Lesson.objects.filter(questions__cards__in=selectors.cards_of(user=user))
         .distinct()
@@ -183,7 +187,7 @@ def _shape_form(form: forms.Form, *, user: User) -> None:
     for name, choices in YES_NO.items():
         fields[name].label = name.capitalize()
         fields[name].widget = forms.Select(choices=choices)
-    fields["due"].choices = [("", "Any time"), *DUE_CHOICES]  # type: ignore[attr-defined]
+    fields["due"].widget = forms.Select(choices=[("", "Any time"), *DUE_CHOICES])
 
 
 def _rows(cards: list[Card], *, user: User) -> list[Row]:

@@ -105,7 +105,7 @@ def heatmap(days: Sequence[tuple[date, int]], *, chart_id: str) -> SafeString:
     active = sum(1 for _, n in days if n)
     weeks = heatmap_weeks(days)
     left, top = 30, 18
-    width, height = left + len(weeks) * STEP, top + 7 * STEP
+    width, height = left + len(weeks) * STEP + 16, top + 7 * STEP  # room for a last month's name
     summary = (
         f"Reviews per day from {day_label(days[0][0])} to {day_label(days[-1][0])}: "
         f"{plural(total, 'review')} on {plural(active, 'day')}, at most {maximum} in a day."
@@ -147,9 +147,9 @@ def heatmap(days: Sequence[tuple[date, int]], *, chart_id: str) -> SafeString:
 def forecast(days: Sequence[tuple[date, int]], *, chart_id: str) -> SafeString:
     """Cards due on each coming day as bars; the first day (today) includes the overdue ones."""
     left, top, bottom, plot = 34, 10, 30, 120
-    bar_step, bar_width = 20, 14
+    bar_step, bar_width = 15, 10
     maximum = _nice_ceiling(max((n for _, n in days), default=0))
-    width, height = left + len(days) * bar_step, top + plot + bottom
+    width, height = left + len(days) * bar_step + 24, top + plot + bottom  # room for a last date
     total = sum(n for _, n in days)
     busiest = max(days, key=lambda d: d[1]) if days else None
     summary = f"Cards due on each of the next {plural(len(days), 'day')}: {total} in all"
@@ -203,8 +203,8 @@ def forecast(days: Sequence[tuple[date, int]], *, chart_id: str) -> SafeString:
 def hbars(rows: Sequence[tuple[str, int, str]], *, chart_id: str, summary: str) -> SafeString:
     """Labelled horizontal bars, one per (label, count, CSS modifier), the count written at
     the end of each bar."""
-    label_width, bar_space, row_height = 110, 300, 30
-    width, height = label_width + bar_space + 50, row_height * len(rows)
+    label_width, bar_space, row_height = 100, 220, 30
+    width, height = label_width + bar_space + 40, row_height * len(rows)
     maximum = max((n for _, n, _ in rows), default=0)
     svg = _svg(chart_id, summary, width, height, "chart chart--bars")
     for index, (label, count, modifier) in enumerate(rows):
@@ -262,7 +262,7 @@ def _nice_ceiling(value: int) -> int:
     """The axis top: the value rounded up to 1, 2 or 5 times a power of ten (0 stays 0)."""
     if value <= 0:
         return 0
-    power = 10 ** math.floor(math.log10(value))
+    power = int(10 ** math.floor(math.log10(value)))
     for step in (1, 2, 5, 10):
         if value <= step * power:
             return step * power
