@@ -94,6 +94,8 @@ def test_a_learner_sees_their_numbers_and_the_tables_match(open_browser, javascr
     page.set_viewport_size(PHONE)
     browse.go("/stats/")
     screenshot(page, f"stats-phone-{suffix}")
+    page.emulate_media(color_scheme="dark")
+    screenshot(page, f"stats-phone-dark-{suffix}")
 
 
 def test_a_new_learner_sees_what_to_do(open_browser):
