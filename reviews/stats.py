@@ -124,3 +124,23 @@ def _mean_recall(memory: np.ndarray[Any, Any], now: datetime) -> float | None:
     stability = memory[:, 0].astype(np.float64)
     elapsed = np.array([(now - moment).days for moment in memory[:, 1]], dtype=np.float64)
     return float(retrievability(stability, elapsed).mean())
+
+
+def cards_by_state(*, user: User) -> dict[str, int]:
+    """The learner's cards by where they stand, in one query: new ones waiting (of questions
+    they may open), learning, review and relearning ones in the queue, and suspended ones.
+    Counts new cards made ahead by `deck_refresh`, so call it (or `learner_stats`) first."""
+    live = Q(suspended=False)
+    waiting = (
+        live
+        & Q(state=Card.State.NEW, question__archived_at__isnull=True)
+        & Q(question__lesson__archived_at__isnull=True)
+        & open_to(user, via="question__")
+    )
+    return Card.objects.filter(user=user).aggregate(
+        new=Count("pk", filter=waiting),
+        learning=Count("pk", filter=live & Q(state=Card.State.LEARNING)),
+        review=Count("pk", filter=live & Q(state=Card.State.REVIEW)),
+        relearning=Count("pk", filter=live & Q(state=Card.State.RELEARNING)),
+        suspended=Count("pk", filter=Q(suspended=True)),
+    )
