@@ -156,7 +156,7 @@ def answerable(*, question_id: int, user: Any) -> Question:
 
 
 def report_url(question: Question, *, course_slug: str) -> str:
-    """"Spotted a mistake?" for this question, prefilled with where it is; empty until the
+    """ "Spotted a mistake?" for this question, prefilled with where it is; empty until the
     course's report page exists."""
     try:
         base = reverse("course:report", args=[course_slug, question.lesson.slug])
@@ -480,9 +480,7 @@ def reveal(request: HttpRequest, *, question: Question, place: Place) -> Reveal 
     return revealed.reveal
 
 
-def revealed(
-    request: HttpRequest, *, reveal_id: str, place: Callable[[Question], Place]
-) -> Slot:
+def revealed(request: HttpRequest, *, reveal_id: str, place: Callable[[Question], Place]) -> Slot:
     """What the learner's own reveal showed (a 404 for anyone else's), with what comes next:
     rating a free-text answer, or answering the same variant now that it is known."""
     if not reveal_id.isdigit() or len(reveal_id) > 18:

@@ -57,7 +57,7 @@ def inline_html(html: str) -> SafeString:
     text = html.strip()
     if text.startswith("<p>") and text.endswith("</p>") and text.count("<p>") == 1:
         text = text[3:-4]
-    return mark_safe(text)  # noqa: S308  content HTML is sanitised when the course is loaded
+    return mark_safe(text)
 
 
 class _KeyedOptions:
@@ -221,7 +221,7 @@ class AnswerForm(forms.Form):
 
 
 class RevealForm(forms.Form):
-    """"Show the answer": the question as served (its stamp and variant token) and, for free
+    """ "Show the answer": the question as served (its stamp and variant token) and, for free
     text, what the learner wrote before looking."""
 
     served = forms.CharField(max_length=400)

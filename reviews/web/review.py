@@ -68,10 +68,9 @@ def _session_start(request: HttpRequest, now: datetime, *, fresh: bool = False) 
     kept: dict[str, Any] = request.session.get(SESSION_KEY) or {}
     started = parse_datetime(kept.get("started", "")) if kept else None
     seen = parse_datetime(kept.get("seen", "")) if kept else None
-    if fresh and (started is None or kept.get("finished") or seen is None or now - seen > SESSION_IDLE):
-        started = now
-        kept = {"started": now.isoformat()}
-    elif started is None:
+    if (fresh and (
+        started is None or kept.get("finished") or seen is None or now - seen > SESSION_IDLE
+    )) or started is None:
         started = now
         kept = {"started": now.isoformat()}
     kept["seen"] = now.isoformat()
@@ -110,7 +109,9 @@ def _progress(user: Any, found: Queue, *, now: datetime, started: datetime) -> P
     )
 
 
-def _render(request: HttpRequest, slot: Slot, progress: Progress, *, status: int = 200) -> HttpResponse:
+def _render(
+    request: HttpRequest, slot: Slot, progress: Progress, *, status: int = 200
+) -> HttpResponse:
     slot.next_url = reverse("reviews:review")
     slot.next_hx = slot.next_url
     template = "reviews/review.html#card" if request.htmx else "reviews/review.html"
@@ -170,7 +171,9 @@ def review_answer(request: HttpRequest, question_id: int) -> HttpResponse:
         assert outcome.slot is not None
         return _after(request, outcome.slot)
     if not request.htmx:
-        return answering.see_other(f"{reverse('reviews:review')}?answer={outcome.result['answer_id']}")
+        return answering.see_other(
+            f"{reverse('reviews:review')}?answer={outcome.result['answer_id']}"
+        )
     slot = answering.answered_slot(
         outcome.result,
         question=question,
@@ -239,8 +242,12 @@ def _card(request: HttpRequest, question_id: int) -> Card:
 @login_required
 @require_POST
 def card_suspend(request: HttpRequest, question_id: int) -> HttpResponse:
-    card_services.card_action(card=_card(request, question_id), action="suspend", now=timezone.now())
-    messages.success(request, "Suspended: this card stays out of your reviews until you bring it back.")
+    card_services.card_action(
+        card=_card(request, question_id), action="suspend", now=timezone.now()
+    )
+    messages.success(
+        request, "Suspended: this card stays out of your reviews until you bring it back."
+    )
     return _back(request)
 
 
@@ -279,7 +286,9 @@ def review_done(request: HttpRequest) -> HttpResponse:
     done = _done_since(user, started)
     tomorrow = day_start(user=user, now=now) + timedelta(days=1)  # type: ignore[arg-type]
     due_tomorrow = (
-        Card.objects.filter(user=user, suspended=False, due__gte=tomorrow, due__lt=tomorrow + timedelta(days=1))
+        Card.objects.filter(
+            user=user, suspended=False, due__gte=tomorrow, due__lt=tomorrow + timedelta(days=1)
+        )
         .exclude(state=Card.State.NEW)
         .count()
     )

@@ -10,9 +10,7 @@ urlpatterns = [
     path("review/undo/", review.review_undo, name="review-undo"),
     path("review/answer/<id:question_id>/", review.review_answer, name="review-answer"),
     path("review/reveal/<id:question_id>/", review.review_reveal, name="review-reveal"),
-    path(
-        "review/questions/<id:question_id>/suspend/", review.card_suspend, name="card-suspend"
-    ),
+    path("review/questions/<id:question_id>/suspend/", review.card_suspend, name="card-suspend"),
     path("review/questions/<id:question_id>/bury/", review.card_bury, name="card-bury"),
     path("review/questions/<id:question_id>/forget/", review.card_forget, name="card-forget"),
     path("practice/", practice.practice_index, name="practice"),
