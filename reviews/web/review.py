@@ -68,9 +68,10 @@ def _session_start(request: HttpRequest, now: datetime, *, fresh: bool = False) 
     kept: dict[str, Any] = request.session.get(SESSION_KEY) or {}
     started = parse_datetime(kept.get("started", "")) if kept else None
     seen = parse_datetime(kept.get("seen", "")) if kept else None
-    if (fresh and (
-        started is None or kept.get("finished") or seen is None or now - seen > SESSION_IDLE
-    )) or started is None:
+    if (
+        fresh
+        and (started is None or kept.get("finished") or seen is None or now - seen > SESSION_IDLE)
+    ) or started is None:
         started = now
         kept = {"started": now.isoformat()}
     kept["seen"] = now.isoformat()
