@@ -7,7 +7,9 @@ class ReviewsConfig(AppConfig):
 
     def ready(self) -> None:
         from accounts import exports
+        from course.web.extras import register_section_extra
         from reviews import selectors
+        from reviews.web.checks import section_checks
 
         exports.register("answers", selectors.export_answers, models=["reviews.Answer"])
         exports.register("cards", selectors.export_cards, models=["reviews.Card"])
@@ -18,3 +20,5 @@ class ReviewsConfig(AppConfig):
             models=["reviews.IdempotencyRecord"],
         )
         exports.register("reveals", selectors.export_reveals, models=["reviews.Reveal"])
+        # A lesson page shows each section's check questions after it.
+        register_section_extra(section_checks)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
@@ -20,6 +20,7 @@ from engine import scheduling
 from engine.scheduling import CardState, Rating, ReviewOutcome, SchedulerConfig
 from quizzes.models import Question
 from reviews import tasks
+from reviews.days import day_start
 from reviews.models import Answer, Card, Deck
 
 SCHEDULE_FIELDS = [
@@ -177,6 +178,13 @@ def card_action(*, card: Card, action: str, now: datetime) -> Card:
     else:
         raise ValueError(f"unknown card action {action!r}")
     card.save()
+    return card
+
+
+def card_bury(*, card: Card, user: User, now: datetime) -> Card:
+    """Keeps the card out of the queue until the learner's next study day begins."""
+    card.buried_until = day_start(user=user, now=now) + timedelta(days=1)
+    card.save(update_fields=["buried_until"])
     return card
 
 

@@ -3,10 +3,11 @@
 Days are the learner's own: they start at `day_starts_at_hour` in the learner's time zone.
 Cards due within the learn-ahead window count as due. Suspended cards stay out, and so do the
 siblings of a card answered today: other cards and new questions of the same lesson wait until
-the next day. A learner without Pro gets no Pro question. Overdue cards come lowest chance of
-recall first, then those due within the learn-ahead window, soonest first. New questions come in
-course order from the learner's new cards (made ahead, see `reviews.deck`). A fixed number of
-queries, each an index range read of a bounded length, however large the deck.
+the next day, and so does a card the learner buried. A learner without Pro gets no Pro
+question. Overdue cards come lowest chance of recall first, then those due within the
+learn-ahead window, soonest first. New questions come in course order from the learner's new
+cards (made ahead, see `reviews.deck`). A fixed number of queries, each an index range read of
+a bounded length, however large the deck.
 """
 
 from __future__ import annotations
@@ -61,6 +62,8 @@ def review_queue(
     due: QuerySet[Card] = Card.objects.filter(
         open_to_learner, user=user, suspended=False, due__lte=now + LEARN_AHEAD
     ).exclude(state=Card.State.NEW)
+    # A buried card waits for the day after it was buried.
+    due = due.exclude(buried_until__gt=now)
     if lessons_today:
         due = due.exclude(Q(question__lesson_id__in=lessons_today) & ~Q(last_review__gte=started))
     due = _scoped(due, course=course, lesson=lesson)
@@ -88,7 +91,9 @@ def review_queue(
             state=Card.State.NEW,
             question__archived_at__isnull=True,
             question__lesson__archived_at__isnull=True,
-        ).exclude(question__lesson_id__in=lessons_today),
+        )
+        .exclude(question__lesson_id__in=lessons_today)
+        .exclude(buried_until__gt=now),
         course=course,
         lesson=lesson,
     )
