@@ -85,6 +85,7 @@ INSTALLED_APPS = [
     "corsheaders",
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
+    "django.forms",  # the form renderer finds the widget templates through it
     "rest_framework",
     "knox",
     "django_filters",
