@@ -192,6 +192,13 @@ def timezone_choices() -> list[tuple[str, str]]:
     return [(zone, zone.replace("_", " ")) for zone in zones]
 
 
+class Radios(forms.RadioSelect):
+    """Radio buttons whose field, in an error summary, links to the first of them."""
+
+    def id_for_label(self, id_: str, index: str | None = None) -> str:
+        return str(super().id_for_label(id_, "0" if index is None else index))
+
+
 HOURS = [(hour, f"{hour:02d}:00") for hour in range(24)]
 YES_NO = [("yes", "Yes, e-mail me when reviews are due"), ("no", "No e-mails")]
 
@@ -255,7 +262,7 @@ class SettingsForm(forms.Form):
         label="E-mail reminders",
         choices=YES_NO,
         coerce=lambda value: value == "yes",
-        widget=forms.RadioSelect,
+        widget=Radios,
     )
 
     @classmethod
