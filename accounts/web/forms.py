@@ -36,7 +36,17 @@ def _password(label: str, *, autocomplete: str, help_text: str = "") -> forms.Ch
 
 
 def _password_rules() -> str:
-    return " ".join(password_validation.password_validators_help_texts())
+    """The password validators' rules in one short sentence."""
+    length = next(
+        (
+            validator.min_length
+            for validator in password_validation.get_default_password_validators()
+            if isinstance(validator, password_validation.MinimumLengthValidator)
+        ),
+        None,
+    )
+    start = f"At least {length} characters" if length else "Any length"
+    return f"{start}; not a common password, not only digits, and not like your username."
 
 
 # --- signing up and in ----------------------------------------------------------------------
@@ -199,6 +209,14 @@ class Radios(forms.RadioSelect):
         return str(super().id_for_label(id_, "0" if index is None else index))
 
 
+RETENTION_RANGE = "Choose a desired retention from 0.70 to 0.99."
+
+
+def _between(low: int, high: int, what: str) -> dict[str, str]:
+    message = f"Choose from {low} to {high:,} {what}."
+    return {"min_value": message, "max_value": message, "invalid": "Give a whole number."}
+
+
 HOURS = [(hour, f"{hour:02d}:00") for hour in range(24)]
 YES_NO = [("yes", "Yes, e-mail me when reviews are due"), ("no", "No e-mails")]
 
@@ -234,6 +252,7 @@ class SettingsForm(forms.Form):
         label="New cards per day",
         min_value=0,
         max_value=500,
+        error_messages=_between(0, 500, "new cards a day"),
         help_text="At most this many cards you have not studied yet are added each day.",
         widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
     )
@@ -241,12 +260,17 @@ class SettingsForm(forms.Form):
         label="Reviews per day",
         min_value=0,
         max_value=10_000,
+        error_messages=_between(0, 10_000, "reviews a day"),
         help_text="A cap on reviews a day; cards over it wait for the next day.",
         widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
     )
     desired_retention = forms.FloatField(
         label="Desired retention",
-        validators=[MinValueValidator(0.7), MaxValueValidator(0.99)],
+        validators=[
+            MinValueValidator(0.7, RETENTION_RANGE),
+            MaxValueValidator(0.99, RETENTION_RANGE),
+        ],
+        error_messages={"invalid": "Give a number such as 0.90."},
         help_text="How likely you are to remember a card when it comes back, from 0.70 to "
         "0.99. At 0.90 you will remember about 9 in 10 cards when they come back. Higher means "
         "more reviews; lower means fewer reviews and more forgetting.",
