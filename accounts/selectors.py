@@ -119,4 +119,5 @@ def username_on_record(*, typed: str) -> str:
 
 def devices_of(*, user: User) -> QuerySet[AuthToken]:
     """The user's device tokens, newest first."""
-    return AuthToken.objects.filter(user=user).order_by("-created")
+    tokens: QuerySet[AuthToken] = AuthToken.objects.filter(user=user).order_by("-created")
+    return tokens

@@ -120,7 +120,7 @@ class SignInForm(auth_forms.AuthenticationForm):
 
     def get_invalid_login_error(self) -> ValidationError:
         # The lockout backend refused the name (or this failure reached the limit).
-        if getattr(self.request, "axes_locked_out", False):
+        if self.request is not None and getattr(self.request, "axes_locked_out", False):
             self.locked_out = True
             self.wait = lockout.retry_after(
                 lockout.username_of(self.request, {"username": self.cleaned_data["username"]})
@@ -164,7 +164,7 @@ class _NewPasswordMixin:
         return self.user
 
 
-class SetPasswordForm(_NewPasswordMixin, auth_forms.SetPasswordForm):  # type: ignore[misc]
+class SetPasswordForm(_NewPasswordMixin, auth_forms.SetPasswordForm):  # type: ignore[type-arg]
     new_password1 = _password("New password", autocomplete="new-password")
     new_password2 = _password("New password again", autocomplete="new-password")
 
@@ -173,7 +173,7 @@ class SetPasswordForm(_NewPasswordMixin, auth_forms.SetPasswordForm):  # type: i
         self.fields["new_password1"].help_text = _password_rules()
 
 
-class PasswordChangeForm(_NewPasswordMixin, auth_forms.PasswordChangeForm):  # type: ignore[misc]
+class PasswordChangeForm(_NewPasswordMixin, auth_forms.PasswordChangeForm):
     old_password = _password("Current password", autocomplete="current-password")
     new_password1 = _password("New password", autocomplete="new-password")
     new_password2 = _password("New password again", autocomplete="new-password")

@@ -169,7 +169,7 @@ def settings_page(request: HttpRequest) -> HttpResponse:
             if changes:
                 services.user_update_settings(user=user, **changes)  # type: ignore[arg-type]
         except ValidationError as exc:
-            user.refresh_from_db()
+            user.refresh_from_db()  # type: ignore[union-attr]
             form.add_service_errors(exc)
         else:
             messages.success(request, "Your settings are saved.")
