@@ -115,3 +115,9 @@ def username_on_record(*, typed: str) -> str:
         return typed
     matches = list(User.objects.filter(_same_name(typed)).values_list("username", flat=True)[:2])
     return matches[0] if len(matches) == 1 else typed
+
+
+def devices_of(*, user: User) -> QuerySet[AuthToken]:
+    """The user's device tokens, newest first."""
+    tokens: QuerySet[AuthToken] = AuthToken.objects.filter(user=user).order_by("-created")
+    return tokens
