@@ -5,6 +5,8 @@ lesson at phone width."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.conf import settings
 from django.test import Client
@@ -134,7 +136,7 @@ def test_a_learner_reports_a_mistake_from_a_section(open_browser, course, javasc
     browse.go("/courses/transformers/neurons/")
     page = browse.page
 
-    page.locator("#bias-and-bend").get_by_role("link", name="Spotted a mistake?").click()
+    page.locator("#bias-and-bend").get_by_role("link", name=re.compile("Report it in")).click()
     assert "section “The bias and the bend”" in page.locator(".report__about").inner_text()
     check_page(browse)
     page.get_by_role("button", name="Send the report").click()

@@ -129,8 +129,7 @@ def test_five_cards_reviewed_with_javascript_off(open_browser, course):
 
 
 @pytest.mark.parametrize("javascript", [True, False], ids=["js", "nojs"])
-def test_a_lesson_check_answered_wrong_then_right(open_browser, course, settings, javascript):
-    settings.ROOT_URLCONF = "tests.browser.lesson_stand_in"
+def test_a_lesson_check_answered_wrong_then_right(open_browser, course, javascript):
     browse, user = signed_in(open_browser, javascript=javascript)
     page = browse.page
     question = Question.objects.get(key="neuron-parameter-count")
