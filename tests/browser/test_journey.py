@@ -57,7 +57,8 @@ def journey(browse, username: str) -> None:
 
     # The Pro lesson as a free learner: the free sections, then the panel; no Pro body.
     browse.go("/courses/transformers/block-anatomy/")
-    expect(page.get_by_role("heading", name="The rest of this lesson is part of Pro")).to_be_visible()
+    panel = page.get_by_role("heading", name="The rest of this lesson is part of Pro")
+    expect(panel).to_be_visible()
     check_page(browse)
     pro_bodies = [
         s.body_markdown[:60]
