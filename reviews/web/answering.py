@@ -428,6 +428,19 @@ def answered(
     )
 
 
+def answer_shown(outcome: Outcome, *, question: Question, place: Place) -> Slot:
+    """The slot of an answer just recorded, with its feedback."""
+    assert outcome.result is not None
+    return answered_slot(
+        outcome.result,
+        question=question,
+        place=place,
+        response=outcome.response,
+        picked=outcome.picked,
+        rating=outcome.rating,
+    )
+
+
 def answered_slot(
     result: dict[str, Any],
     *,
@@ -476,7 +489,7 @@ def reveal(request: HttpRequest, *, question: Question, place: Place) -> Reveal 
         return ask(question, user_id=user.pk, place=place, course_slug=course_slug)
     if question.kind == Question.Kind.FREE_TEXT:
         # Kept for the rating step, which shows what the learner wrote before looking.
-        request.session[f"reveal:{revealed.reveal.pk}"] = form.cleaned_data["response"]
+        request.session[_reveal_key(revealed.reveal.pk)] = form.cleaned_data["response"]
     return revealed.reveal
 
 
@@ -495,13 +508,22 @@ def revealed(request: HttpRequest, *, reveal_id: str, place: Callable[[Question]
     )
     if found is None:
         raise Http404("No such reveal")
+    return reveal_shown(request, found, question=found.question, place=place(found.question))
+
+
+def reveal_shown(request: HttpRequest, found: Reveal, *, question: Question, place: Place) -> Slot:
+    """The slot of a reveal just made or looked up, with what the learner wrote before it."""
     return revealed_slot(
         found,
-        question=found.question,
-        place=place(found.question),
+        question=question,
+        place=place,
         user_id=request.user.pk,
-        response=str(request.session.get(f"reveal:{found.pk}", "")),
+        response=str(request.session.get(_reveal_key(found.pk), "")),
     )
+
+
+def _reveal_key(reveal_id: int) -> str:
+    return f"reveal:{reveal_id}"
 
 
 def revealed_slot(

@@ -115,18 +115,11 @@ def check(request: HttpRequest, question_id: int) -> HttpResponse:
         assert outcome.slot is not None
         if request.htmx:
             return _fragment(request, outcome.slot)
-        return _lesson_stand_in(request, outcome.slot, back)
+        return _check_page(request, outcome.slot, back)
     if not request.htmx:
         answer_id = outcome.result["answer_id"]
         return answering.see_other(f"{back}?answer={answer_id}#question-{question.pk}")
-    slot = answering.answered_slot(
-        outcome.result,
-        question=question,
-        place=place,
-        response=outcome.response,
-        picked=outcome.picked,
-        rating=outcome.rating,
-    )
+    slot = answering.answer_shown(outcome, question=question, place=place)
     return _fragment(request, slot)
 
 
@@ -141,17 +134,11 @@ def check_reveal(request: HttpRequest, question_id: int) -> HttpResponse:
         return _fragment(request, shown) if request.htmx else redirect(back)
     if not request.htmx:
         return answering.see_other(f"{back}?reveal={shown.pk}#question-{question.pk}")
-    slot = answering.revealed_slot(
-        shown,
-        question=question,
-        place=place,
-        user_id=request.user.pk,
-        response=str(request.session.get(f"reveal:{shown.pk}", "")),
-    )
+    slot = answering.reveal_shown(request, shown, question=question, place=place)
     return _fragment(request, slot)
 
 
-def _lesson_stand_in(request: HttpRequest, slot: Slot, back: str) -> HttpResponse:
+def _check_page(request: HttpRequest, slot: Slot, back: str) -> HttpResponse:
     """A check whose form came back with a problem, without JavaScript: the question alone,
     with the problem named and a way back to the lesson."""
     context: dict[str, Any] = {"slot": slot, "back": back}

@@ -134,14 +134,7 @@ def practice_answer(request: HttpRequest, scope: str, slug: str, question_id: in
     elif not request.htmx:
         return answering.see_other(f"{_page(scope, slug)}?answer={outcome.result['answer_id']}")
     else:
-        slot = answering.answered_slot(
-            outcome.result,
-            question=question,
-            place=place,
-            response=outcome.response,
-            picked=outcome.picked,
-            rating=outcome.rating,
-        )
+        slot = answering.answer_shown(outcome, question=question, place=place)
     return _render(request, slot, scope=scope, slug=slug, title=title, ids=ids)
 
 
@@ -157,11 +150,5 @@ def practice_reveal(request: HttpRequest, scope: str, slug: str, question_id: in
     elif not request.htmx:
         return answering.see_other(f"{_page(scope, slug)}?reveal={shown.pk}")
     else:
-        slot = answering.revealed_slot(
-            shown,
-            question=question,
-            place=place,
-            user_id=request.user.pk,
-            response=str(request.session.get(f"reveal:{shown.pk}", "")),
-        )
+        slot = answering.reveal_shown(request, shown, question=question, place=place)
     return _render(request, slot, scope=scope, slug=slug, title=title, ids=ids)

@@ -175,14 +175,7 @@ def review_answer(request: HttpRequest, question_id: int) -> HttpResponse:
         return answering.see_other(
             f"{reverse('reviews:review')}?answer={outcome.result['answer_id']}"
         )
-    slot = answering.answered_slot(
-        outcome.result,
-        question=question,
-        place=place,
-        response=outcome.response,
-        picked=outcome.picked,
-        rating=outcome.rating,
-    )
+    slot = answering.answer_shown(outcome, question=question, place=place)
     return _after(request, slot)
 
 
@@ -196,13 +189,7 @@ def review_reveal(request: HttpRequest, question_id: int) -> HttpResponse:
         return _after(request, shown)
     if not request.htmx:
         return answering.see_other(f"{reverse('reviews:review')}?reveal={shown.pk}")
-    slot = answering.revealed_slot(
-        shown,
-        question=question,
-        place=place,
-        user_id=request.user.pk,
-        response=str(request.session.get(f"reveal:{shown.pk}", "")),
-    )
+    slot = answering.reveal_shown(request, shown, question=question, place=place)
     return _after(request, slot)
 
 
