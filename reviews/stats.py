@@ -10,7 +10,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 import numpy as np
-from django.db.models import Count, F, Q
+from django.db.models import Avg, Count, F, Q
 from django.db.models.functions import TruncDate
 
 from accounts.models import User
@@ -144,3 +144,13 @@ def cards_by_state(*, user: User) -> dict[str, int]:
         relearning=Count("pk", filter=live & Q(state=Card.State.RELEARNING)),
         suspended=Count("pk", filter=Q(suspended=True)),
     )
+
+
+def answer_pace_ms(*, user: User, last: int = 200) -> float | None:
+    """The learner's average time to answer over their last `last` timed answers."""
+    average: float | None = (
+        Answer.objects.filter(user=user, duration_ms__isnull=False)
+        .order_by("-created_at")[:last]
+        .aggregate(ms=Avg("duration_ms"))["ms"]
+    )
+    return average

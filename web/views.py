@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from django.db.models import Avg
+from typing import Any
+
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
 
 from course.selectors import course_list, lesson_to_continue
-from reviews.models import Answer
-from reviews.stats import learner_stats
+from reviews.stats import answer_pace_ms, learner_stats
 
 # Seconds an answer takes a learner with no timed answers yet: a review, a first sight.
 TYPICAL_SECONDS = 12
@@ -50,14 +50,10 @@ def robots(request: HttpRequest) -> HttpResponse:
     return HttpResponse(ROBOTS, content_type="text/plain; charset=utf-8")
 
 
-def _minutes(user: object, cards: int) -> int:
+def _minutes(user: Any, cards: int) -> int:
     """Minutes for `cards` answers at the learner's own recent pace."""
     if not cards:
         return 0
-    average = (
-        Answer.objects.filter(user=user, duration_ms__isnull=False)
-        .order_by("-created_at")[:200]
-        .aggregate(ms=Avg("duration_ms"))["ms"]
-    )
+    average = answer_pace_ms(user=user)
     seconds = (average / 1000) if average else TYPICAL_SECONDS
     return max(1, round(cards * min(seconds, 120) / 60))
