@@ -20,6 +20,8 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -65,6 +67,33 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+@contextmanager
+def gunicorn(env: dict[str, str], *, workers: int) -> Iterator[int]:
+    """The app served by gunicorn with `env` on a free local port, open once it listens;
+    yields the port and stops the server at the end."""
+    port = free_port()
+    server = subprocess.Popen(
+        [
+            *(sys.executable, "-m", "gunicorn", "config.wsgi:application"),
+            *("--bind", f"127.0.0.1:{port}", "--workers", str(workers)),
+            *("--log-level", "warning"),
+        ],
+        cwd=ROOT,
+        env=env,
+    )
+    try:
+        for _ in range(100):
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+        yield port
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
 
 
 def ensure_database(url: str) -> None:
@@ -181,36 +210,21 @@ def main() -> None:
     payloads = ROOT / "bench" / ".answer_payloads.json"
     payloads.write_text(json.dumps(setup["payloads"]))
 
-    port = free_port()
-    server = subprocess.Popen(
-        [
-            *(sys.executable, "-m", "gunicorn", "config.wsgi:application"),
-            *("--bind", f"127.0.0.1:{port}", "--workers", str(options.workers)),
-            *("--log-level", "warning"),
-        ],
-        cwd=ROOT,
-        env=env,
-    )
-    base = f"http://127.0.0.1:{port}"
     try:
-        for _ in range(100):
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                time.sleep(0.1)
-        drive(base, setup["token"], 2, options.clients, "trivial", payloads)  # warm up
-        # Alternate the two loads, so a passing spike of other work on the machine falls on both.
-        rounds = [
-            {
-                kind: drive(base, setup["token"], options.seconds, options.clients, kind, payloads)
-                for kind in ("trivial", "answer")
-            }
-            for _ in range(options.rounds)
-        ]
+        with gunicorn(env, workers=options.workers) as port:
+            base = f"http://127.0.0.1:{port}"
+            drive(base, setup["token"], 2, options.clients, "trivial", payloads)  # warm up
+            # Alternate the two loads, so a passing spike of other work falls on both.
+            rounds = [
+                {
+                    kind: drive(
+                        base, setup["token"], options.seconds, options.clients, kind, payloads
+                    )
+                    for kind in ("trivial", "answer")
+                }
+                for _ in range(options.rounds)
+            ]
     finally:
-        server.terminate()
-        server.wait(timeout=10)
         payloads.unlink(missing_ok=True)
 
     def rate(run: dict[str, float]) -> float:

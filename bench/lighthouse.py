@@ -18,14 +18,12 @@ import argparse
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-from bench.answer_path import ensure_database, free_port, manage
+from bench.answer_path import ensure_database, gunicorn, manage
 
 ROOT = Path(__file__).resolve().parent.parent
 LIGHTHOUSE = ROOT / "bench" / "lighthouse" / "node_modules" / ".bin" / "lighthouse"
@@ -65,14 +63,16 @@ def scores(url: str, *, chromium: str, cookie: str | None, form_factor: str) -> 
         command.append("--preset=desktop")
     if cookie:
         command.append("--extra-headers=" + json.dumps({"Cookie": f"sessionid={cookie}"}))
-    report = subprocess.run(
+    run = subprocess.run(
         command,
         env={**os.environ, "CHROME_PATH": chromium},
-        check=True,
+        check=False,
         capture_output=True,
         text=True,
-    ).stdout
-    categories = json.loads(report)["categories"]
+    )
+    if run.returncode:
+        sys.exit(f"Lighthouse failed on {url}:\n{run.stderr[-2000:]}")
+    categories = json.loads(run.stdout)["categories"]
     return {name: round(100 * (categories[name]["score"] or 0)) for name in CATEGORIES}
 
 
@@ -106,17 +106,6 @@ def main() -> None:
     manage(env, "collectstatic", "--noinput")
     setup = json.loads(manage(env, "shell", "--no-imports", "-c", SETUP).splitlines()[-1])
 
-    port = free_port()
-    server = subprocess.Popen(
-        [
-            *(sys.executable, "-m", "gunicorn", "config.wsgi:application"),
-            *("--bind", f"127.0.0.1:{port}", "--workers", str(options.workers)),
-            *("--log-level", "warning"),
-        ],
-        cwd=ROOT,
-        env=env,
-    )
-    base = f"http://localhost:{port}"
     pages = [
         ("home (visitor)", "/", None),
         ("lesson", setup["lesson"], setup["session"]),
@@ -124,26 +113,19 @@ def main() -> None:
     ]
     failed = False
     try:
-        for _ in range(100):
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                time.sleep(0.1)
-        print(f"Lighthouse ({options.form_factor}), scores out of 100:")
-        print(f"{'page':<16}" + "".join(f"{name:>16}" for name in CATEGORIES))
-        for name, path, cookie in pages:
-            got = scores(
-                base + path,
-                chromium=options.chromium,
-                cookie=cookie,
-                form_factor=options.form_factor,
-            )
-            print(f"{name:<16}" + "".join(f"{got[c]:>16}" for c in CATEGORIES))
-            failed |= any(got[c] < target for c, target in TARGETS.items())
+        with gunicorn(env, workers=options.workers) as port:
+            print(f"Lighthouse ({options.form_factor}), scores out of 100:")
+            print(f"{'page':<16}" + "".join(f"{name:>16}" for name in CATEGORIES))
+            for name, path, cookie in pages:
+                got = scores(
+                    f"http://localhost:{port}{path}",
+                    chromium=options.chromium,
+                    cookie=cookie,
+                    form_factor=options.form_factor,
+                )
+                print(f"{name:<16}" + "".join(f"{got[c]:>16}" for c in CATEGORIES))
+                failed |= any(got[c] < target for c, target in TARGETS.items())
     finally:
-        server.terminate()
-        server.wait(10)
         shutil.rmtree(scratch, ignore_errors=True)
     targets = ", ".join(f"{c} >= {t}" for c, t in TARGETS.items())
     print(f"targets: {targets}: {'not all met' if failed else 'met'}")
