@@ -8,6 +8,7 @@ appears in text; the only markup added here is built from constants and escaped 
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 from collections.abc import Iterable
@@ -25,19 +26,25 @@ _TABLE = '<div class="table-wrap" role="region" aria-label="Table" tabindex="0">
 _DISPLAY = re.compile(r"""\sdisplay\s*=\s*["']?block""")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Glossary:
-    """The terms to look for, and the slug of the term each name (term or alias) stands for."""
+    """The terms to look for, and the slug of the term each name (term or alias) stands for.
+    One is built for each set of terms and kept, so it compares (and hashes) by identity."""
 
     pattern: re.Pattern[str] | None
     slug_of: dict[str, str] = field(default_factory=dict)
 
 
 def glossary(terms: Iterable[tuple[str, Iterable[str]]]) -> Glossary:
-    """Builds the matcher from (slug, names) pairs. A name with a capital after its first
-    letter (ReLU, MLP) matches only as written, any other name in any case; a plural -s or -es
-    is part of the match. Single letters (the Q, K and V of attention) are too common in prose
-    to stand for a term."""
+    """The matcher for (slug, names) pairs. A name with a capital after its first letter
+    (ReLU, MLP) matches only as written, any other name in any case; a plural -s or -es is part
+    of the match. Single letters (the Q, K and V of attention) are too common in prose to stand
+    for a term. The same terms give the same matcher, built once."""
+    return _glossary(tuple((slug, tuple(names)) for slug, names in terms))
+
+
+@functools.lru_cache(maxsize=64)
+def _glossary(terms: tuple[tuple[str, tuple[str, ...]], ...]) -> Glossary:
     written: dict[str, str] = {}
     slug_of: dict[str, str] = {}
     for slug, names in terms:
@@ -69,7 +76,13 @@ class Prepared:
 def prepare(body_html: str, terms: Glossary, *, linked_before: Iterable[str] = ()) -> Prepared:
     """Links the first occurrence of each glossary term in the text (outside links, code,
     formulas and headings) to its card, except terms in `linked_before`, and wraps display
-    formulas and tables in focusable scrolling regions."""
+    formulas and tables in focusable scrolling regions. A section prepared once with the same
+    terms is not prepared again (the result is shared: its `terms` are not to be changed)."""
+    return _prepare(body_html, terms, frozenset(linked_before))
+
+
+@functools.lru_cache(maxsize=512)
+def _prepare(body_html: str, terms: Glossary, linked_before: frozenset[str]) -> Prepared:
     out: list[str] = []
     linked: list[str] = []
     skip = set(linked_before)

@@ -13,17 +13,19 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from django.core.exceptions import PermissionDenied
 from django.db.models import Prefetch
 from django.http import Http404, HttpRequest, HttpResponseRedirect, QueryDict
-from django.urls import NoReverseMatch, reverse
+from django.urls import NoReverseMatch
 from django.utils import timezone
+from django.utils.functional import SimpleLazyObject
 from django.utils.html import escape
 from django.utils.http import urlencode
 from django.utils.safestring import SafeString, mark_safe
 
+from config.reversing import url_for
 from config.throttles import throttle_page
 from course import markdown
 from quizzes import selectors as bank
@@ -124,6 +126,11 @@ class Slot:
     another_url: str = ""
     another_hx: str = ""
     problem: str = ""
+    # A question just served (`ask`): its stamp, its variant token and the order of its
+    # choices, which are all that sets its unanswered form apart from another serving's.
+    served: str = ""
+    variant_token: str = ""
+    order: tuple[int, ...] = ()
 
     @property
     def free_text(self) -> bool:
@@ -159,7 +166,7 @@ def report_url(question: Question, *, course_slug: str) -> str:
     """ "Spotted a mistake?" for this question, prefilled with where it is; empty until the
     course's report page exists."""
     try:
-        base = reverse("course:report", args=[course_slug, question.lesson.slug])
+        base = url_for("course:report", course_slug, question.lesson.slug)
     except NoReverseMatch:
         return ""
     return f"{base}?{urlencode({'section': question.section.slug, 'question': question.pk})}"
@@ -188,21 +195,28 @@ def ask(
     variant = served.get("variant") or {}
     by_id = {c.pk: c for c in question.choices.all()}
     ordered = [by_id[c["id"]] for c in served.get("choices", [])]
-    form = AnswerForm(
-        initial={"served": stamp(question.pk), "variant": variant.get("token", "")},
-        question=question,
-        choices=ordered,
-        keys=place.keys,
-        autofocus=place.autofocus,
+    served_stamp, token = stamp(question.pk), variant.get("token", "")
+    # Built only if the page renders the form itself rather than from its kept shape.
+    form = SimpleLazyObject(
+        lambda: AnswerForm(
+            initial={"served": served_stamp, "variant": token},
+            question=question,
+            choices=ordered,
+            keys=place.keys,
+            autofocus=place.autofocus,
+        )
     )
     return Slot(
         question=question,
         place=place,
         state="ask",
         prompt_html=_safe(variant.get("prompt_html") or question.prompt_html),
-        form=form,
+        form=cast(AnswerForm, form),
         report_url=report_url(question, course_slug=course_slug or question.lesson.course.slug),
         another=question.is_generated,
+        served=served_stamp,
+        variant_token=token,
+        order=tuple(choice.pk for choice in ordered),
     )
 
 

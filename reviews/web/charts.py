@@ -4,16 +4,18 @@ Each chart is an `<svg role="img">` with a `<title>` that sums it up, and a `<ti
 mark (a day's cell, a day's bar) that says its number in words, so colour is never the only
 signal. No inline styles (the Content-Security-Policy forbids them): marks carry CSS classes,
 and the stylesheet colours them from its custom properties, so the dark scheme follows.
-The markup is built as XML elements, so every text is escaped and the result always parses.
+The markup is written by `_Svg`, which escapes every attribute value and text, so the result
+always parses (a year's heatmap is some 800 elements: text is several times faster to build
+than an element tree).
 """
 
 from __future__ import annotations
 
 import math
-import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
+from html import escape
 
 from django.utils.safestring import SafeString, mark_safe
 
@@ -50,12 +52,16 @@ class Week:
     counts: tuple[int | None, ...]
 
 
+WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+
 def day_label(day: date) -> str:
-    return f"{day:%a} {day.day} {day:%b %Y}"
+    return f"{WEEKDAYS[day.weekday()]} {day.day} {MONTHS[day.month - 1]} {day.year}"
 
 
 def short_day(day: date) -> str:
-    return f"{day.day} {day:%b}"
+    return f"{day.day} {MONTHS[day.month - 1]}"
 
 
 def plural(count: int, word: str) -> str:
@@ -97,6 +103,20 @@ def heatmap_weeks(days: Sequence[tuple[date, int]]) -> list[Week]:
     return weeks
 
 
+def week_rows(weeks: Sequence[Week]) -> SafeString:
+    """The heatmap's table body: a row per week, its Monday then a cell per day (empty for a
+    day outside the chart). Written here rather than by a template loop: a year is 53 rows of
+    7 cells, and the numbers and dates in them need no escaping."""
+    rows = []
+    for week in weeks:
+        monday = f"{week.monday.day} {MONTHS[week.monday.month - 1]} {week.monday.year}"
+        cells = "".join(
+            f'<td class="num">{"" if count is None else count}</td>' for count in week.counts
+        )
+        rows.append(f'<tr><th scope="row">{monday}</th>{cells}</tr>')
+    return mark_safe("\n".join(rows))  # numbers and dates only
+
+
 def heatmap(days: Sequence[tuple[date, int]], *, chart_id: str) -> SafeString:
     """A year of reviews as a grid: a column per week (Monday at the top), a cell per day,
     shaded by how many reviews it had; months named above, weekdays beside."""
@@ -112,9 +132,9 @@ def heatmap(days: Sequence[tuple[date, int]], *, chart_id: str) -> SafeString:
         if days
         else "No days to show."
     )
-    svg = _svg(chart_id, summary, width, height, "chart chart--heatmap")
+    svg = _Svg(chart_id, summary, width, height, "chart chart--heatmap")
     for row, name in WEEKDAY_LABELS.items():
-        _text(svg, name, x=0, y=top + row * STEP + CELL - 2, cls="chart__label")
+        svg.text(name, x=0, y=top + row * STEP + CELL - 2, cls="chart__label")
     last_month_column = -3
     for column, week in enumerate(weeks):
         x = left + column * STEP
@@ -123,25 +143,18 @@ def heatmap(days: Sequence[tuple[date, int]], *, chart_id: str) -> SafeString:
                 continue
             day = week.monday + timedelta(days=row)
             if day.day == 1 and column - last_month_column >= 3:
-                _text(svg, f"{day:%b}", x=x, y=top - 6, cls="chart__label")
+                svg.text(MONTHS[day.month - 1], x=x, y=top - 6, cls="chart__label")
                 last_month_column = column
             level = heat_level(count, maximum)
-            cell = ET.SubElement(
-                svg,
-                "rect",
-                {
-                    "class": f"heat heat--{level}" + (" heat--today" if day == days[-1][0] else ""),
-                    "x": str(x),
-                    "y": str(top + row * STEP),
-                    "width": str(CELL),
-                    "height": str(CELL),
-                    "rx": "2",
-                    "data-date": day.isoformat(),
-                    "data-count": str(count),
-                },
+            today = " heat--today" if day == days[-1][0] else ""
+            title = escape(f"{day_label(day)}: {plural(count, 'review')}", quote=False)
+            # A cell's values are numbers and an ISO date: only its title needs escaping.
+            svg.write(
+                f'<rect class="heat heat--{level}{today}" x="{x}" y="{top + row * STEP}"'
+                f' width="{CELL}" height="{CELL}" rx="2" data-date="{day.isoformat()}"'
+                f' data-count="{count}"><title>{title}</title></rect>'
             )
-            ET.SubElement(cell, "title").text = f"{day_label(day)}: {plural(count, 'review')}"
-    return _done(svg)
+    return svg.done()
 
 
 def forecast(days: Sequence[tuple[date, int]], *, chart_id: str) -> SafeString:
@@ -155,49 +168,37 @@ def forecast(days: Sequence[tuple[date, int]], *, chart_id: str) -> SafeString:
     summary = f"Cards due on each of the next {plural(len(days), 'day')}: {total} in all"
     if busiest and busiest[1]:
         summary += f", most on {day_label(busiest[0])} ({busiest[1]})"
-    svg = _svg(chart_id, summary + ".", width, height, "chart chart--forecast")
+    svg = _Svg(chart_id, summary + ".", width, height, "chart chart--forecast")
     base = top + plot
     for value in sorted({0, maximum // 2, maximum}):
         y = base - plot * value / maximum if maximum else base
-        ET.SubElement(
-            svg,
-            "line",
-            {
-                "class": "chart__grid",
-                "x1": str(left - 4),
-                "x2": str(width),
-                "y1": _n(y),
-                "y2": _n(y),
-            },
-        )
-        _text(svg, str(value), x=left - 8, y=y + 4, cls="chart__label", anchor="end")
+        svg.mark("line", {"class": "chart__grid", "x1": left - 4, "x2": width, "y1": y, "y2": y})
+        svg.text(str(value), x=left - 8, y=y + 4, cls="chart__label", anchor="end")
     for index, (day, count) in enumerate(days):
         x = left + index * bar_step + (bar_step - bar_width) / 2
         tall = plot * count / maximum if maximum else 0
-        bar = ET.SubElement(
-            svg,
+        when = "Today, with the overdue ones" if index == 0 else day_label(day)
+        svg.mark(
             "rect",
             {
                 "class": "bar" + (" bar--today" if index == 0 else ""),
-                "x": _n(x),
-                "y": _n(base - tall),
-                "width": str(bar_width),
-                "height": _n(tall),
+                "x": x,
+                "y": base - tall,
+                "width": bar_width,
+                "height": tall,
                 "data-date": day.isoformat(),
-                "data-count": str(count),
+                "data-count": count,
             },
+            title=f"{when}: {plural(count, 'card')} due",
         )
-        when = "Today, with the overdue ones" if index == 0 else day_label(day)
-        ET.SubElement(bar, "title").text = f"{when}: {plural(count, 'card')} due"
         if index == 0 or index % 7 == 0:
-            _text(
-                svg,
+            svg.text(
                 "Today" if index == 0 else short_day(day),
                 x=x,
                 y=base + 18,
                 cls="chart__label",
             )
-    return _done(svg)
+    return svg.done()
 
 
 def hbars(rows: Sequence[tuple[str, int, str]], *, chart_id: str, summary: str) -> SafeString:
@@ -206,56 +207,79 @@ def hbars(rows: Sequence[tuple[str, int, str]], *, chart_id: str, summary: str) 
     label_width, bar_space, row_height = 100, 220, 30
     width, height = label_width + bar_space + 40, row_height * len(rows)
     maximum = max((n for _, n, _ in rows), default=0)
-    svg = _svg(chart_id, summary, width, height, "chart chart--bars")
+    svg = _Svg(chart_id, summary, width, height, "chart chart--bars")
     for index, (label, count, modifier) in enumerate(rows):
         y = index * row_height
-        _text(svg, label, x=0, y=y + 20, cls="chart__text")
+        svg.text(label, x=0, y=y + 20, cls="chart__text")
         length = bar_space * count / maximum if maximum else 0
-        bar = ET.SubElement(
-            svg,
+        svg.mark(
             "rect",
             {
                 "class": f"hbar hbar--{modifier}",
-                "x": str(label_width),
-                "y": str(y + 6),
-                "width": _n(max(length, 2)),
-                "height": "18",
-                "rx": "3",
-                "data-count": str(count),
+                "x": label_width,
+                "y": y + 6,
+                "width": max(length, 2),
+                "height": 18,
+                "rx": 3,
+                "data-count": count,
             },
+            title=f"{label}: {count}",
         )
-        ET.SubElement(bar, "title").text = f"{label}: {count}"
-        _text(svg, str(count), x=label_width + max(length, 2) + 8, y=y + 20, cls="chart__text")
-    return _done(svg)
+        svg.text(str(count), x=label_width + max(length, 2) + 8, y=y + 20, cls="chart__text")
+    return svg.done()
 
 
-def _svg(chart_id: str, summary: str, width: float, height: float, cls: str) -> ET.Element:
-    svg = ET.Element(
-        "svg",
-        {
-            "xmlns": SVG_NS,
-            "class": cls,
-            "role": "img",
-            "aria-labelledby": f"{chart_id}-title",
-            "viewBox": f"0 0 {_n(width)} {_n(height)}",
-            "width": _n(width),
-            "height": _n(height),
-            "id": chart_id,
-        },
+class _Svg:
+    """An `<svg role="img">` written as text: its `<title>`, then marks, each attribute value
+    and text escaped (numbers written without a trailing `.0`)."""
+
+    def __init__(self, chart_id: str, summary: str, width: float, height: float, cls: str):
+        self._parts = [
+            _tag(
+                "svg",
+                {
+                    "xmlns": SVG_NS,
+                    "class": cls,
+                    "role": "img",
+                    "aria-labelledby": f"{chart_id}-title",
+                    "viewBox": f"0 0 {_n(width)} {_n(height)}",
+                    "width": width,
+                    "height": height,
+                    "id": chart_id,
+                },
+            ),
+            f'<title id="{escape(chart_id)}-title">{escape(summary, quote=False)}</title>',
+        ]
+
+    def mark(self, tag: str, attributes: dict[str, str | float], *, title: str = "") -> None:
+        """An element, with a `<title>` inside that says its number in words."""
+        if title:
+            self._parts.append(
+                f"{_tag(tag, attributes)}<title>{escape(title, quote=False)}</title></{tag}>"
+            )
+        else:
+            self._parts.append(_tag(tag, attributes, empty=True))
+
+    def write(self, markup: str) -> None:
+        """Markup the caller has escaped itself."""
+        self._parts.append(markup)
+
+    def text(self, text: str, *, x: float, y: float, cls: str, anchor: str = "") -> None:
+        attributes: dict[str, str | float] = {"class": cls, "x": x, "y": y, "aria-hidden": "true"}
+        if anchor:
+            attributes["text-anchor"] = anchor
+        self._parts.append(f"{_tag('text', attributes)}{escape(text, quote=False)}</text>")
+
+    def done(self) -> SafeString:
+        return mark_safe("".join(self._parts) + "</svg>")  # every value escaped on the way in
+
+
+def _tag(tag: str, attributes: dict[str, str | float], *, empty: bool = False) -> str:
+    written = "".join(
+        f' {name}="{escape(value) if isinstance(value, str) else _n(value)}"'
+        for name, value in attributes.items()
     )
-    ET.SubElement(svg, "title", {"id": f"{chart_id}-title"}).text = summary
-    return svg
-
-
-def _text(parent: ET.Element, text: str, *, x: float, y: float, cls: str, anchor: str = "") -> None:
-    attributes = {"class": cls, "x": _n(x), "y": _n(y), "aria-hidden": "true"}
-    if anchor:
-        attributes["text-anchor"] = anchor
-    ET.SubElement(parent, "text", attributes).text = text
-
-
-def _done(svg: ET.Element) -> SafeString:
-    return mark_safe(ET.tostring(svg, encoding="unicode"))
+    return f"<{tag}{written}{' />' if empty else '>'}"
 
 
 def _nice_ceiling(value: int) -> int:

@@ -14,12 +14,15 @@ from typing import TYPE_CHECKING, Any
 from django.contrib.auth.decorators import login_required
 from django.db.models import Prefetch
 from django.http import HttpRequest, HttpResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
-from django.template.loader import render_to_string
-from django.urls import NoReverseMatch, reverse
+from django.template import Context
+from django.template.loader import get_template
+from django.urls import NoReverseMatch
 from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.http import require_http_methods, require_POST
 
+from config.reversing import url_for
 from quizzes.models import Choice, Question
 from reviews.models import Answer
 from reviews.web import answering
@@ -32,8 +35,8 @@ if TYPE_CHECKING:
 def _place(question: Question) -> Place:
     return Place(
         mode=Answer.Mode.PRACTICE,
-        answer_url=reverse("reviews:check", args=[question.pk]),
-        reveal_url=reverse("reviews:check-reveal", args=[question.pk]),
+        answer_url=url_for("reviews:check", question.pk),
+        reveal_url=url_for("reviews:check-reveal", question.pk),
         target=f"question-{question.pk}",
     )
 
@@ -41,22 +44,27 @@ def _place(question: Question) -> Place:
 def lesson_url(question: Question) -> str:
     course, lesson = question.lesson.course.slug, question.lesson.slug
     try:
-        return reverse("course:lesson", args=[course, lesson])
+        return url_for("course:lesson", course, lesson)
     except NoReverseMatch:
         return f"/courses/{course}/{lesson}/"
 
 
 def section_checks(request: HttpRequest, page: LessonPage) -> dict[int, SafeString]:
     """{section id: its check questions' HTML}, for every section of the lesson page: the
-    questions in two queries, and the one answered or revealed (`?answer=`, `?reveal=`) in
-    two more."""
+    questions and their choices in two queries, and the one answered or revealed (`?answer=`,
+    `?reveal=`) in two more."""
     if not page.question_ids:
         return {}
     questions = list(
         Question.objects.filter(pk__in=page.question_ids)
-        .select_related("lesson__course", "section")
+        .order_by()  # the page's order; the model's own joins the lesson and course to sort
         .prefetch_related(Prefetch("choices", queryset=Choice.objects.order_by("position")))
     )
+    # The lesson, its course and its sections are the page's own: no second copy of each.
+    sections = {section.pk: section for section in page.sections}
+    for question in questions:
+        question.lesson = page.lesson
+        question.section = sections[question.section_id]
     by_id = {q.pk: q for q in questions}
     shown: Slot | None = None
     user = request.user
@@ -67,6 +75,8 @@ def section_checks(request: HttpRequest, page: LessonPage) -> dict[int, SafeStri
         elif reveal_id is not None:
             shown = answering.revealed(request, reveal_id=reveal_id, place=_place)
     html: dict[int, SafeString] = {}
+    template = get_template("reviews/checks.html").template  # type: ignore[attr-defined]
+    token = get_token(request)
     for section_id, ids in page.section_question_ids.items():
         slots = []
         for question_id in ids:
@@ -82,15 +92,16 @@ def section_checks(request: HttpRequest, page: LessonPage) -> dict[int, SafeStri
             _another(slot)
             slots.append(slot)
         if slots:
-            html[section_id] = mark_safe(
-                render_to_string("reviews/checks.html", {"slots": slots}, request=request)
-            )
+            # Straight from the template, without the site's context processors: the checks
+            # need nothing of them but the request and the CSRF token.
+            context = Context({"slots": slots, "request": request, "csrf_token": token})
+            html[section_id] = mark_safe(template.render(context))
     return html
 
 
 def _another(slot: Slot) -> None:
     if slot.question.is_generated and slot.state in ("answered", "revealed"):
-        url = reverse("reviews:check", args=[slot.question.pk])
+        url = url_for("reviews:check", slot.question.pk)
         slot.another_url, slot.another_hx = url, url
 
 

@@ -12,6 +12,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from config.reversing import url_for
 from quizzes import selectors as bank
 from quizzes.models import Question
 from reviews.models import Answer
@@ -67,8 +68,8 @@ def _place_for(scope: str, slug: str) -> Any:
     def place(question: Question) -> Place:
         return Place(
             mode=Answer.Mode.PRACTICE,
-            answer_url=reverse("reviews:practice-answer", args=[scope, slug, question.pk]),
-            reveal_url=reverse("reviews:practice-reveal", args=[scope, slug, question.pk]),
+            answer_url=url_for("reviews:practice-answer", scope, slug, question.pk),
+            reveal_url=url_for("reviews:practice-reveal", scope, slug, question.pk),
             target="practice-card",
             keys=True,
             autofocus=True,

@@ -19,6 +19,7 @@ from django.utils.dateparse import parse_datetime
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
+from config.reversing import url_for
 from quizzes.models import Question
 from reviews import cards as card_services
 from reviews.days import day_start
@@ -54,8 +55,8 @@ def _place(question: Question) -> Place:
     question_id = question.pk
     return Place(
         mode=Answer.Mode.REVIEW,
-        answer_url=reverse("reviews:review-answer", args=[question_id]),
-        reveal_url=reverse("reviews:review-reveal", args=[question_id]),
+        answer_url=url_for("reviews:review-answer", question_id),
+        reveal_url=url_for("reviews:review-reveal", question_id),
         target="review-card",
         keys=True,
         autofocus=True,
@@ -113,7 +114,7 @@ def _progress(user: Any, found: Queue, *, now: datetime, started: datetime) -> P
 def _render(
     request: HttpRequest, slot: Slot, progress: Progress, *, status: int = 200
 ) -> HttpResponse:
-    slot.next_url = reverse("reviews:review")
+    slot.next_url = url_for("reviews:review")
     slot.next_hx = slot.next_url
     template = "reviews/review.html#card" if request.htmx else "reviews/review.html"
     context = {"slot": slot, "progress": progress, "can_undo": progress.done > 0}

@@ -40,7 +40,7 @@ def stats_page(request: HttpRequest) -> HttpResponse:
         "year_days": sum(1 for _, n in year if n),
         "heatmap": charts.heatmap(year, chart_id="heatmap"),
         "heat_levels": charts.heat_levels(max((n for _, n in year), default=0)),
-        "weeks": charts.heatmap_weeks(year),
+        "week_rows": charts.week_rows(charts.heatmap_weeks(year)),
         "forecast": charts.forecast(month, chart_id="forecast"),
         "forecast_days": [
             (charts.day_label(day), count, index == 0) for index, (day, count) in enumerate(month)
