@@ -135,6 +135,8 @@ TEMPLATES = [
         "DIRS": [BASE_DIR / "config" / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {
+            # `{% url %}` with its reversals kept (config/reversing.py).
+            "builtins": ["config.reversing"],
             "context_processors": [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",

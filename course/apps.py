@@ -7,7 +7,10 @@ class CourseConfig(AppConfig):
 
     def ready(self) -> None:
         from accounts import exports
-        from course import selectors
+        from course import revisions, selectors
+        from course.models import Course, GlossaryTerm, Lesson, Section
+
+        revisions.watch(Course, Lesson, Section, GlossaryTerm)
 
         exports.register(
             "lesson_progress", selectors.export_lesson_progress, models=["course.LessonProgress"]

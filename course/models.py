@@ -168,3 +168,16 @@ class Report(models.Model):
 
     def __str__(self) -> str:
         return f"Report {self.pk} ({self.status})"
+
+
+class ContentRevision(models.Model):
+    """Takes a new random value with every change to the content: courses, lessons, sections,
+    glossary terms, and (through the question bank's own signals) questions and choices. One
+    row; what pages build from content is kept in each process for one value
+    (`course.revisions`). Random rather than counted: a count would come back to a number it
+    had before after a rollback or a restored backup, with other content behind it."""
+
+    stamp = models.PositiveBigIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"content revision {self.stamp:x}"

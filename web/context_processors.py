@@ -6,6 +6,8 @@ from typing import Any
 from django.http import HttpRequest
 from django.utils.functional import SimpleLazyObject
 
+from accounts.selectors import unread_count
+
 
 def site(request: HttpRequest) -> dict[str, Any]:
     user = getattr(request, "user", None)
@@ -15,4 +17,4 @@ def site(request: HttpRequest) -> dict[str, Any]:
 
 
 def _unread(user: Any) -> int:
-    return int(user.notifications.filter(read_at__isnull=True).count())
+    return unread_count(user_id=user.pk)

@@ -14,7 +14,7 @@ from typing import Any
 
 from django.db import models, transaction
 
-from course import markdown
+from course import markdown, revisions
 from course.content import parts
 from course.content.files import Content
 from course.models import Course, GlossaryTerm, Lesson, Section
@@ -97,6 +97,15 @@ def archive(rows: Iterable[Any], now: datetime, changes: Changes, kind: str) -> 
 
 @transaction.atomic
 def content_sync(*, content: Content, now: datetime, progress: Callable[[str], None]) -> Changes:
+    """Writes the content files' courses, lessons, sections, glossary and registered parts
+    (the question bank), in one transaction; the content revision changes once, with it."""
+    with revisions.batched():
+        changes = _content_sync(content=content, now=now, progress=progress)
+        revisions.bump()  # some writes are `QuerySet.update`s, which no signal reports
+    return changes
+
+
+def _content_sync(*, content: Content, now: datetime, progress: Callable[[str], None]) -> Changes:
     changes = Changes()
     courses = content.courses
     existing_courses = {c.slug: c for c in Course.objects.all()}

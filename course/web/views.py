@@ -4,21 +4,26 @@ Pro opens. Each calls the selectors and services the API calls; Pro gating is th
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.middleware.csrf import get_token
 from django.shortcuts import render
+from django.template import Context
+from django.template.loader import get_template
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.html import escape
 from django.utils.http import urlencode
-from django.utils.safestring import SafeString
+from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from config.throttles import throttle_page
-from course import selectors, services
+from course import revisions, selectors, services
 from course.models import Access, Course, GlossaryTerm, Lesson, Section
 from course.web import richtext
 from course.web.extras import section_extras
@@ -84,7 +89,8 @@ def course(request: HttpRequest, course: str) -> HttpResponse:
 class SectionBlock:
     section: Section
     html: SafeString
-    extras: list[SafeString]
+    extras: SafeString
+    """Where the section's extras go: a marker in the kept body."""
     terms: list[str] = field(default_factory=list)
 
 
@@ -100,21 +106,61 @@ def _lesson_page(request: HttpRequest, course: str, lesson: str) -> selectors.Le
 
 @require_GET
 def lesson(request: HttpRequest, course: str, lesson: str) -> HttpResponse:
+    """The lesson's body is the same for every reader with the same plan and progress: it is
+    rendered once for each content revision, with markers where each reader's own parts go
+    (the check questions after each section, the CSRF token), and those are put in here."""
     page = _lesson_page(request, course, lesson)
-    return render(request, "course/lesson.html", _lesson_context(request, page))
-
-
-def _lesson_context(request: HttpRequest, page: selectors.LessonPage) -> dict[str, Any]:
-    terms = selectors.course_glossary(course_id=page.lesson.course_id)
-    matcher = richtext.glossary((term.slug, [term.term, *term.aliases]) for term in terms)
+    pro = selectors.user_is_pro(request.user)
+    signed_in = bool(request.user.is_authenticated)
+    key = (page.lesson.pk, pro, signed_in, page.completed)
+    revision = revisions.of_request(request)
+    body = _bodies.get(
+        key, revision, lambda: _lesson_body(page, revision, pro=pro, signed_in=signed_in)
+    )
+    filled = body.replace(_CSRF, escape(get_token(request)))
     extras = section_extras(request, page)
+    for section in page.sections:
+        filled = filled.replace(_extras_mark(section.pk), "".join(extras.get(section.pk, ())))
+    return render(request, "course/lesson.html", {"lesson": page.lesson, "body": mark_safe(filled)})
+
+
+# The lesson bodies (by lesson, plan, signed in or not, completed or not) and each course's
+# glossary with definitions, for linking terms in any lesson of it.
+_bodies: revisions.Kept[str] = revisions.Kept(size=512)
+_glossaries: revisions.Kept[list[GlossaryTerm]] = revisions.Kept(size=64)
+_MARK = "m" + secrets.token_hex(12)
+_CSRF = f"{_MARK}-csrf"
+
+
+def _extras_mark(section_id: int) -> str:
+    return f"{_MARK}-extras-{section_id}-"
+
+
+def _lesson_body(page: selectors.LessonPage, revision: int, *, pro: bool, signed_in: bool) -> str:
+    template = get_template("course/lesson_body.html").template  # type: ignore[attr-defined]
+    context = _lesson_context(page, revision, pro=pro, signed_in=signed_in)
+    return str(template.render(Context({**context, "csrf_token": _CSRF})))
+
+
+def _lesson_context(
+    page: selectors.LessonPage, revision: int, *, pro: bool, signed_in: bool
+) -> dict[str, Any]:
+    """What the body shows: nothing of the reader but their plan, whether they are signed in
+    and whether they completed the lesson (the key it is kept by)."""
+    course_id = page.lesson.course_id
+    terms = _glossaries.get(
+        course_id,
+        revision,
+        lambda: selectors.course_glossary(course_id=course_id),
+    )
+    matcher = richtext.glossary((term.slug, [term.term, *term.aliases]) for term in terms)
     blocks: list[SectionBlock] = []
     closed: list[Section] = []
     toc: list[dict[str, Any]] = []
     # Where the panel naming the closed sections goes: after the open sections before them.
     panel_after: int | None = None
     for section in page.sections:
-        readable = selectors.can_read(request.user, section.access)
+        readable = section.access == Access.FREE or pro
         toc.append({"section": section, "open": readable})
         if not readable:
             if not closed:
@@ -126,17 +172,19 @@ def _lesson_context(request: HttpRequest, page: selectors.LessonPage) -> dict[st
             SectionBlock(
                 section=section,
                 html=prepared.html,
-                extras=extras.get(section.pk, []),
+                extras=mark_safe(_extras_mark(section.pk)),
                 terms=prepared.terms,
             )
         )
     shown = {slug for block in blocks for slug in block.terms}
     shown |= {term.slug for term in page.glossary}
     cards: list[GlossaryTerm] = [term for term in terms if term.slug in shown]
+    lesson = page.lesson
     return {
         "page": page,
-        "lesson": page.lesson,
-        "course": page.lesson.course,
+        "lesson": lesson,
+        "course": lesson.course,
+        "lesson_url": reverse("course:lesson", args=[lesson.course.slug, lesson.slug]),
         "blocks": blocks,
         "closed": closed,
         "panel_after": panel_after,
@@ -144,8 +192,9 @@ def _lesson_context(request: HttpRequest, page: selectors.LessonPage) -> dict[st
         "toc": toc,
         "cards": cards,
         "completed": page.completed,
-        "can_complete": selectors.can_read(request.user, page.lesson.access),
-        "is_pro": selectors.user_is_pro(request.user),
+        "signed_in": signed_in,
+        "can_complete": signed_in and (lesson.access == Access.FREE or pro),
+        "is_pro": pro,
     }
 
 
@@ -163,7 +212,8 @@ def complete(request: HttpRequest, course: str, lesson: str) -> HttpResponse:
         raise PermissionDenied("This lesson needs Pro to complete.") from None
     if request.htmx:  # type: ignore[attr-defined]
         context = {"lesson": found, "course": found.course, "completed": True, "just_done": True}
-        return render(request, "course/lesson.html#completion", {**context, "can_complete": True})
+        context |= {"signed_in": True, "can_complete": True}
+        return render(request, "course/lesson_body.html#completion", context)
     return _see_other(url + "#completion")
 
 

@@ -23,6 +23,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.http import require_http_methods, require_POST
 
 from config.reversing import url_for
+from course import revisions
 from quizzes.models import Choice, Question
 from reviews.models import Answer
 from reviews.web import answering
@@ -49,23 +50,29 @@ def lesson_url(question: Question) -> str:
         return f"/courses/{course}/{lesson}/"
 
 
-def section_checks(request: HttpRequest, page: LessonPage) -> dict[int, SafeString]:
-    """{section id: its check questions' HTML}, for every section of the lesson page: the
-    questions and their choices in two queries, and the one answered or revealed (`?answer=`,
-    `?reveal=`) in two more."""
-    if not page.question_ids:
-        return {}
-    questions = list(
-        Question.objects.filter(pk__in=page.question_ids)
+# A lesson's check questions with their choices, lesson, course and section, by id: the same
+# for every reader who may open the same questions, until the content changes.
+_questions: revisions.Kept[dict[int, Question]] = revisions.Kept(size=256)
+
+
+def _load(ids: tuple[int, ...]) -> dict[int, Question]:
+    questions = (
+        Question.objects.filter(pk__in=ids)
         .order_by()  # the page's order; the model's own joins the lesson and course to sort
+        .select_related("lesson__course", "section")
         .prefetch_related(Prefetch("choices", queryset=Choice.objects.order_by("position")))
     )
-    # The lesson, its course and its sections are the page's own: no second copy of each.
-    sections = {section.pk: section for section in page.sections}
-    for question in questions:
-        question.lesson = page.lesson
-        question.section = sections[question.section_id]
-    by_id = {q.pk: q for q in questions}
+    return {question.pk: question for question in questions}
+
+
+def section_checks(request: HttpRequest, page: LessonPage) -> dict[int, SafeString]:
+    """{section id: its check questions' HTML}, for every section of the lesson page: the
+    questions and their choices as kept for this content revision (two queries when it has
+    just changed), and the one answered or revealed (`?answer=`, `?reveal=`) in two more."""
+    if not page.question_ids:
+        return {}
+    ids = tuple(page.question_ids)
+    by_id = _questions.get(ids, revisions.of_request(request), lambda: _load(ids))
     shown: Slot | None = None
     user = request.user
     if user.is_authenticated:

@@ -11,6 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from accounts.models import Notification
+from accounts.selectors import unread_count
 from tests.accounts.web.conftest import text_of
 from tests.factories import UserFactory
 
@@ -144,3 +145,14 @@ def test_the_list_costs_the_same_queries_for_few_and_many(web):
 
 def test_signing_in_is_needed(web):
     assert web.get("/notifications/")["Location"] == "/login/?next=/notifications/"
+
+
+def test_the_bell_counts_only_this_learners_unread_notifications(web, learner):
+    notify(learner, 5)
+    read = Notification.objects.filter(user=learner, key__in=["reminder-0", "reminder-4"])
+    read.update(read_at=timezone.now())
+    notify(UserFactory(), 4)
+    assert unread_count(user_id=learner.pk) == 3
+    assert "3 unread" in text_of(web.get("/"))
+    Notification.objects.filter(user=learner).update(read_at=timezone.now())
+    assert "unread" not in text_of(web.get("/"))

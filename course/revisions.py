@@ -1,0 +1,139 @@
+"""The content revision, and what pages keep from the content for one revision.
+
+Every change to the content gives the revision a new random stamp: a content row saved or
+deleted (the admin, a shell) through the signals connected by `watch`, and loading content
+once, at the end of its transaction (it also writes with `QuerySet.update`, which sends no
+signal). The stamp lives in the database, so every process and worker sees a change once it is
+committed, and a change rolled back takes its stamp with it.
+
+A page reads the stamp once (one small query) and gets what it builds from the content (a
+course's glossary, a lesson's check questions) from `Kept`, which holds it in this process
+until the stamp changes. Kept values are shared by every request in the process: they are
+read, never changed.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Iterator
+from contextlib import contextmanager
+from typing import Any, Generic, TypeVar
+
+from django.db import IntegrityError, connection, models, transaction
+from django.db.models.signals import m2m_changed, post_delete, post_save
+
+from course.models import ContentRevision
+
+T = TypeVar("T")
+
+_batch = threading.local()
+
+
+def current() -> int:
+    """The content revision's stamp now (0 before any content)."""
+    table = connection.ops.quote_name(ContentRevision._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT stamp FROM {table} WHERE id = 1")  # the model's own table
+        row = cursor.fetchone()
+    return int(row[0]) if row else 0
+
+
+def of_request(request: Any) -> int:
+    """The revision for this request: read on first use and kept with the request, so every
+    part of one page sees the same content."""
+    revision: int | None = getattr(request, "_content_revision", None)
+    if revision is None:
+        revision = current()
+        request._content_revision = revision
+    return revision
+
+
+def bump() -> None:
+    """The content changed (counted when the surrounding transaction commits)."""
+    if getattr(_batch, "depth", 0):
+        _batch.changed = True
+        return
+    _bump()
+
+
+def _bump() -> None:
+    stamp = secrets.randbits(62)
+    if ContentRevision.objects.filter(pk=1).update(stamp=stamp):
+        return
+    try:
+        with transaction.atomic():
+            ContentRevision.objects.create(pk=1, stamp=stamp)
+    except IntegrityError:  # made at the same moment by another writer
+        ContentRevision.objects.filter(pk=1).update(stamp=stamp)
+
+
+@contextmanager
+def batched() -> Iterator[None]:
+    """Many content writes counted as one change, once the block ends without an error (load
+    the content inside the same transaction, so the revision commits with the content)."""
+    _batch.depth = getattr(_batch, "depth", 0) + 1
+    if _batch.depth == 1:
+        _batch.changed = False
+    try:
+        yield
+    finally:
+        _batch.depth -= 1
+    if _batch.depth == 0 and _batch.changed:
+        _bump()
+
+
+def watch(*content: type[models.Model]) -> None:
+    """Counts every save and delete of these models, and changes to their many-to-many
+    relations, as a change to the content."""
+    for model in content:
+        uid = f"content-revision-{model._meta.label_lower}"
+        post_save.connect(_changed, sender=model, dispatch_uid=f"{uid}-save")
+        post_delete.connect(_changed, sender=model, dispatch_uid=f"{uid}-delete")
+        for field in model._meta.local_many_to_many:
+            through = field.remote_field.through
+            m2m_changed.connect(
+                _related_changed, sender=through, dispatch_uid=f"{uid}-{field.name}"
+            )
+
+
+def _changed(sender: Any, **kwargs: Any) -> None:
+    if not kwargs.get("raw"):  # fixtures loaded as they are
+        bump()
+
+
+def _related_changed(sender: Any, action: str, **kwargs: Any) -> None:
+    if action in ("post_add", "post_remove", "post_clear"):
+        bump()
+
+
+class Kept(Generic[T]):
+    """Values built from the content, kept in this process for one revision: another revision
+    drops them all. At most `size` values, the least recently used dropped first."""
+
+    def __init__(self, size: int = 512) -> None:
+        self.size = size
+        self._revision: int | None = None
+        self._kept: OrderedDict[Hashable, T] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: Hashable, revision: int, build: Callable[[], T]) -> T:
+        with self._lock:
+            if revision == self._revision and key in self._kept:
+                self._kept.move_to_end(key)
+                return self._kept[key]
+        # Built outside the lock. Content read after the revision is at least as new as it,
+        # so a value kept under a stamp is never older than the content the stamp stands for.
+        value = build()
+        with self._lock:
+            if revision != self._revision:
+                self._revision = revision
+                self._kept.clear()
+            self._kept[key] = value
+            while len(self._kept) > self.size:
+                self._kept.popitem(last=False)
+        return value
+
+    def __len__(self) -> int:
+        return len(self._kept)
