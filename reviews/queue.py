@@ -78,7 +78,7 @@ def review_queue(
     rank = {pk: i for i, pk in enumerate(chosen)}
     cards = sorted(
         Card.objects.filter(pk__in=chosen).select_related(
-            "question", "question__lesson", "question__section"
+            "question", "question__lesson__course", "question__section"
         ),
         key=lambda card: rank[card.pk],
     )
@@ -103,9 +103,9 @@ def review_queue(
     new_questions = (
         [
             card.question
-            for card in fresh.select_related("question", "question__lesson", "question__section")[
-                :room
-            ]
+            for card in fresh.select_related(
+                "question", "question__lesson__course", "question__section"
+            )[:room]
         ]
         if room
         else []

@@ -130,20 +130,26 @@ def cards_by_state(*, user: User) -> dict[str, int]:
     """The learner's cards by where they stand, in one query: new ones waiting (of questions
     they may open), learning, review and relearning ones in the queue, and suspended ones.
     Counts new cards made ahead by `deck_refresh`, so call it (or `learner_stats`) first."""
-    live = Q(suspended=False)
     waiting = (
-        live
-        & Q(state=Card.State.NEW, question__archived_at__isnull=True)
+        Q(state=Card.State.NEW, question__archived_at__isnull=True)
         & Q(question__lesson__archived_at__isnull=True)
         & open_to(user, via="question__")
     )
-    return Card.objects.filter(user=user).aggregate(
-        new=Count("pk", filter=waiting),
-        learning=Count("pk", filter=live & Q(state=Card.State.LEARNING)),
-        review=Count("pk", filter=live & Q(state=Card.State.REVIEW)),
-        relearning=Count("pk", filter=live & Q(state=Card.State.RELEARNING)),
-        suspended=Count("pk", filter=Q(suspended=True)),
+    rows = (
+        Card.objects.filter(user=user)
+        .values_list("state", "suspended")
+        .annotate(cards=Count("pk"), waiting=Count("pk", filter=waiting))
+        .order_by()
     )
+    counts = dict.fromkeys(("new", "learning", "review", "relearning", "suspended"), 0)
+    for state, suspended, cards, waiting_new in rows:
+        if suspended:
+            counts["suspended"] += cards
+        elif state == Card.State.NEW:
+            counts["new"] += waiting_new
+        else:
+            counts[state] += cards
+    return counts
 
 
 def answer_pace_ms(*, user: User, last: int = 200) -> float | None:

@@ -27,7 +27,7 @@ from django.utils.safestring import SafeString, mark_safe
 
 from config.reversing import url_for
 from config.throttles import throttle_page
-from course import markdown
+from course import markdown, revisions
 from quizzes import selectors as bank
 from quizzes.api import shapes
 from quizzes.errors import AnswerRefused
@@ -144,22 +144,33 @@ def see_other(url: str) -> HttpResponseRedirect:
     return response
 
 
-def answerable(*, question_id: int, user: Any) -> Question:
-    """The live question with its choices, lesson, course and section (3 queries); 404 when
-    there is none, 403 when it follows a Pro section the learner cannot open."""
+def answerable(request: HttpRequest, *, question_id: int) -> Question:
+    """The live question with its choices, lesson, course and section, as kept for this
+    content revision (3 queries when it has just changed); 404 when there is none, 403 when it
+    follows a Pro section the learner cannot open."""
     try:
-        question = (
-            Question.objects.live()
-            .filter(lesson__archived_at__isnull=True)
-            .select_related("lesson__course", "section")
-            .prefetch_related(Prefetch("choices", queryset=Choice.objects.order_by("position")))
-            .get(pk=question_id)
+        question = _answerable.get(
+            question_id, revisions.of_request(request), lambda: _live_question(question_id)
         )
     except Question.DoesNotExist:
         raise Http404("No such question") from None
-    if not bank.question_is_open_to(user, question):
+    if not bank.question_is_open_to(request.user, question):
         raise PermissionDenied("This question is part of Pro.")
     return question
+
+
+# Questions as answering reads them (never changes them), kept for one content revision.
+_answerable: revisions.Kept[Question] = revisions.Kept(size=4096)
+
+
+def _live_question(question_id: int) -> Question:
+    return (
+        Question.objects.live()
+        .filter(lesson__archived_at__isnull=True)
+        .select_related("lesson__course", "section")
+        .prefetch_related(Prefetch("choices", queryset=Choice.objects.order_by("position")))
+        .get(pk=question_id)
+    )
 
 
 def report_url(question: Question, *, course_slug: str) -> str:

@@ -117,6 +117,16 @@ def week_rows(weeks: Sequence[Week]) -> SafeString:
     return mark_safe("\n".join(rows))  # numbers and dates only
 
 
+def forecast_rows(days: Sequence[tuple[date, int]]) -> SafeString:
+    """The forecast's table body: a row per day, today's counting the overdue cards."""
+    rows = [
+        f'<tr><th scope="row">{"Today (with overdue)" if index == 0 else day_label(day)}</th>'
+        f'<td class="num">{count}</td></tr>'
+        for index, (day, count) in enumerate(days)
+    ]
+    return mark_safe("\n".join(rows))  # numbers and dates only
+
+
 def heatmap(days: Sequence[tuple[date, int]], *, chart_id: str) -> SafeString:
     """A year of reviews as a grid: a column per week (Monday at the top), a cell per day,
     shaded by how many reviews it had; months named above, weekdays beside."""

@@ -121,7 +121,7 @@ def _fragment(request: HttpRequest, slot: Slot) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def check(request: HttpRequest, question_id: int) -> HttpResponse:
     """GET: the question afresh (another variant); POST: the answer, as practice."""
-    question = answering.answerable(question_id=question_id, user=request.user)
+    question = answering.answerable(request, question_id=question_id)
     place = _place(question)
     back = lesson_url(question)
     if request.method == "GET":
@@ -144,7 +144,7 @@ def check(request: HttpRequest, question_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def check_reveal(request: HttpRequest, question_id: int) -> HttpResponse:
-    question = answering.answerable(question_id=question_id, user=request.user)
+    question = answering.answerable(request, question_id=question_id)
     place = _place(question)
     back = lesson_url(question)
     shown = answering.reveal(request, question=question, place=place)

@@ -117,7 +117,7 @@ def practice_scope(request: HttpRequest, scope: str, slug: str) -> HttpResponse:
         current = int(wanted) if wanted.isdigit() and len(wanted) < 19 else ids[0]
         if current not in ids:
             raise Http404("Not a question of this practice")
-        question = answering.answerable(question_id=current, user=request.user)
+        question = answering.answerable(request, question_id=current)
         slot = answering.ask(question, user_id=request.user.pk, place=place(question))
     return _render(request, slot, scope=scope, slug=slug, title=title, ids=ids)
 
@@ -126,7 +126,7 @@ def practice_scope(request: HttpRequest, scope: str, slug: str) -> HttpResponse:
 @require_POST
 def practice_answer(request: HttpRequest, scope: str, slug: str, question_id: int) -> HttpResponse:
     title, ids = _scope(request.user, scope, slug)
-    question = answering.answerable(question_id=question_id, user=request.user)
+    question = answering.answerable(request, question_id=question_id)
     place = _place_for(scope, slug)(question)
     outcome = answering.submit(request, question=question, place=place)
     if outcome.result is None:
@@ -143,7 +143,7 @@ def practice_answer(request: HttpRequest, scope: str, slug: str, question_id: in
 @require_POST
 def practice_reveal(request: HttpRequest, scope: str, slug: str, question_id: int) -> HttpResponse:
     title, ids = _scope(request.user, scope, slug)
-    question = answering.answerable(question_id=question_id, user=request.user)
+    question = answering.answerable(request, question_id=question_id)
     place = _place_for(scope, slug)(question)
     shown = answering.reveal(request, question=question, place=place)
     if isinstance(shown, Slot):

@@ -42,9 +42,7 @@ def stats_page(request: HttpRequest) -> HttpResponse:
         "heat_levels": charts.heat_levels(max((n for _, n in year), default=0)),
         "week_rows": charts.week_rows(charts.heatmap_weeks(year)),
         "forecast": charts.forecast(month, chart_id="forecast"),
-        "forecast_days": [
-            (charts.day_label(day), count, index == 0) for index, (day, count) in enumerate(month)
-        ],
+        "forecast_rows": charts.forecast_rows(month),
         "forecast_total": sum(n for _, n in month),
         "states": states,
         "states_chart": charts.hbars(

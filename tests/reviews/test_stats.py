@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from accounts import services as account_services
 from reviews.models import Answer, Card
-from reviews.stats import learner_stats
+from reviews.stats import cards_by_state, learner_stats
 from tests.factories import QuestionFactory, UserFactory
 from tests.reviews.test_queue import deck
 
@@ -76,3 +76,32 @@ def test_stats_cost_the_same_for_10_cards_as_for_2000(client):
         counts.append(len(queries))
 
     assert counts[0] == counts[1], counts
+
+
+def test_cards_by_state_counts_what_the_learner_has_in_each_state():
+    learner = UserFactory()
+    free, pro, archived = (
+        QuestionFactory(),
+        QuestionFactory(section__access="pro"),
+        QuestionFactory(archived_at=timezone.now()),
+    )
+
+    def card(user, question, state, **fields) -> None:
+        Card.objects.create(
+            user=user, question=question, state=state, due=timezone.now(), seed=1, **fields
+        )
+
+    for state in ["learning", "review", "review", "relearning"]:
+        card(learner, QuestionFactory(), state)
+    for question in (free, pro, archived):
+        card(learner, question, "new")
+    card(learner, QuestionFactory(), "new", suspended=True)
+    card(learner, QuestionFactory(), "review", suspended=True)
+    card(UserFactory(), free, "review")
+
+    counts = cards_by_state(user=learner)
+
+    # New: only the free, live question's card (Pro is closed to this learner, one is gone).
+    assert counts == {"new": 1, "learning": 1, "review": 2, "relearning": 1, "suspended": 2}
+    learner.plan = "pro"
+    assert cards_by_state(user=learner)["new"] == 2
