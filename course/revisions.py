@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import secrets
 import threading
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
@@ -108,6 +109,17 @@ def _related_changed(sender: Any, action: str, **kwargs: Any) -> None:
         bump()
 
 
+_every_kept: weakref.WeakSet[Kept[Any]] = weakref.WeakSet()
+
+
+def forget_kept() -> None:
+    """Drops every kept value in this process, as a new process starts (the tests start each
+    test so: content written there with `bulk_create`, which sends no signal, would otherwise
+    meet values kept by an earlier test under the same stamp)."""
+    for kept in list(_every_kept):
+        kept.clear()
+
+
 class Kept(Generic[T]):
     """Values built from the content, kept in this process for one revision: another revision
     drops them all. At most `size` values, the least recently used dropped first."""
@@ -117,6 +129,12 @@ class Kept(Generic[T]):
         self._revision: int | None = None
         self._kept: OrderedDict[Hashable, T] = OrderedDict()
         self._lock = threading.Lock()
+        _every_kept.add(self)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._revision = None
+            self._kept.clear()
 
     def get(self, key: Hashable, revision: int, build: Callable[[], T]) -> T:
         with self._lock:

@@ -14,6 +14,8 @@ from django.db import connections
 from accounts import services as account_services
 from accounts.models import User
 from config.problem_types import PROBLEM_TYPES, type_uri
+from course import revisions
+from reviews.web import fragments
 
 
 @pytest.fixture(autouse=True, scope="session")
@@ -30,8 +32,11 @@ def _quick_password_hashing(settings: Any) -> None:
 
 @pytest.fixture(autouse=True)
 def _fresh_cache() -> Iterator[None]:
-    # Throttle counters live in the cache; every test starts with none.
+    # Throttle counters live in the cache; every test starts with none, and with nothing kept
+    # from the content or the pages' shapes, as a new process.
     cache.clear()
+    revisions.forget_kept()
+    fragments.shapes.clear()
     yield
     cache.clear()
 

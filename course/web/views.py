@@ -110,12 +110,15 @@ def lesson(request: HttpRequest, course: str, lesson: str) -> HttpResponse:
     rendered once for each content revision, with markers where each reader's own parts go
     (the check questions after each section, the CSRF token), and those are put in here."""
     page = _lesson_page(request, course, lesson)
-    pro = selectors.user_is_pro(request.user)
-    signed_in = bool(request.user.is_authenticated)
-    key = (page.lesson.pk, pro, signed_in, page.completed)
+    reader = Reader(
+        readable=tuple(selectors.can_read(request.user, s.access) for s in page.sections),
+        signed_in=bool(request.user.is_authenticated),
+        can_complete=selectors.can_read(request.user, page.lesson.access),
+        completed=page.completed,
+    )
     revision = revisions.of_request(request)
     body = _bodies.get(
-        key, revision, lambda: _lesson_body(page, revision, pro=pro, signed_in=signed_in)
+        (page.lesson.pk, reader), revision, lambda: _lesson_body(page, revision, reader)
     )
     filled = body.replace(_CSRF, escape(get_token(request)))
     extras = section_extras(request, page)
@@ -124,8 +127,19 @@ def lesson(request: HttpRequest, course: str, lesson: str) -> HttpResponse:
     return render(request, "course/lesson.html", {"lesson": page.lesson, "body": mark_safe(filled)})
 
 
-# The lesson bodies (by lesson, plan, signed in or not, completed or not) and each course's
-# glossary with definitions, for linking terms in any lesson of it.
+@dataclass(frozen=True)
+class Reader:
+    """All a lesson's body shows of its reader: which sections they may read, whether they
+    are signed in, may complete the lesson and have completed it."""
+
+    readable: tuple[bool, ...]
+    signed_in: bool
+    can_complete: bool
+    completed: bool
+
+
+# The lesson bodies (by lesson and what they show of the reader) and each course's glossary
+# with definitions, for linking terms in any lesson of it.
 _bodies: revisions.Kept[str] = revisions.Kept(size=512)
 _glossaries: revisions.Kept[list[GlossaryTerm]] = revisions.Kept(size=64)
 _MARK = "m" + secrets.token_hex(12)
@@ -136,17 +150,15 @@ def _extras_mark(section_id: int) -> str:
     return f"{_MARK}-extras-{section_id}-"
 
 
-def _lesson_body(page: selectors.LessonPage, revision: int, *, pro: bool, signed_in: bool) -> str:
+def _lesson_body(page: selectors.LessonPage, revision: int, reader: Reader) -> str:
     template = get_template("course/lesson_body.html").template  # type: ignore[attr-defined]
-    context = _lesson_context(page, revision, pro=pro, signed_in=signed_in)
+    context = _lesson_context(page, revision, reader)
     return str(template.render(Context({**context, "csrf_token": _CSRF})))
 
 
-def _lesson_context(
-    page: selectors.LessonPage, revision: int, *, pro: bool, signed_in: bool
-) -> dict[str, Any]:
-    """What the body shows: nothing of the reader but their plan, whether they are signed in
-    and whether they completed the lesson (the key it is kept by)."""
+def _lesson_context(page: selectors.LessonPage, revision: int, reader: Reader) -> dict[str, Any]:
+    """What the body shows: the lesson, and of the reader only what `reader` says (the key the
+    body is kept by)."""
     course_id = page.lesson.course_id
     terms = _glossaries.get(
         course_id,
@@ -159,8 +171,7 @@ def _lesson_context(
     toc: list[dict[str, Any]] = []
     # Where the panel naming the closed sections goes: after the open sections before them.
     panel_after: int | None = None
-    for section in page.sections:
-        readable = section.access == Access.FREE or pro
+    for section, readable in zip(page.sections, reader.readable, strict=True):
         toc.append({"section": section, "open": readable})
         if not readable:
             if not closed:
@@ -191,10 +202,9 @@ def _lesson_context(
         "contents": len(page.sections) >= CONTENTS_FROM,
         "toc": toc,
         "cards": cards,
-        "completed": page.completed,
-        "signed_in": signed_in,
-        "can_complete": signed_in and (lesson.access == Access.FREE or pro),
-        "is_pro": pro,
+        "completed": reader.completed,
+        "signed_in": reader.signed_in,
+        "can_complete": reader.can_complete,
     }
 
 

@@ -141,6 +141,8 @@ def test_kept_values_last_for_one_revision():
     kept.get("c", 1, build(6))
     assert len(kept) == 2
     assert built == [1, 3, 4, 5, 6]
+    revisions.forget_kept()
+    assert kept.get("c", 1, build(7)) == [7], "nothing kept survives forgetting"
 
 
 # --- the lesson page keeps its body for a revision ----------------------------------------

@@ -13,6 +13,8 @@ from django.conf import settings
 from django.core.management import call_command
 
 from accounts.models import User
+from course.models import GlossaryTerm
+from course.web import richtext
 from engine import get_family, grade, labs
 from quizzes.models import Question
 from tests.factories import UserFactory
@@ -399,3 +401,20 @@ def test_a_generated_count_given_rounded_is_also_right_but_not_exact(course):
 
     assert (graded.status, graded.rounded) == ("incorrect", True)
     assert np.isclose(variant.answer, 4_722_432)
+
+
+def test_no_glossary_alias_is_a_word_the_lessons_use_in_another_sense(course):
+    """A term links on its first appearance in a section; a common word as an alias would link
+    "unit vectors" to the neuron and "negative values" to attention's values."""
+    terms = list(GlossaryTerm.objects.live())
+    aliases = {alias.casefold() for term in terms for alias in term.aliases}
+    assert not aliases & {"unit", "units", "layer", "layers", "value", "values"}
+    matcher = richtext.glossary((t.slug, [t.term, *t.aliases]) for t in terms)
+    linked_word = re.compile(r'class="link-button term"[^>]*>(unit|values?|layers?)</button>', re.I)
+    for lesson, section, words in [
+        ("mlp-fact-store", "superposition", "unit vectors"),
+        ("mlp-fact-store", "two-dense-layers", "negative values"),
+    ]:
+        html = richtext.prepare(section_html(course, lesson, section), matcher).html
+        assert words in plain(html), (lesson, section)
+        assert not linked_word.search(html), (lesson, section)

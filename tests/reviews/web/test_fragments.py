@@ -24,13 +24,6 @@ pytestmark = pytest.mark.django_db
 CSRF = "csrf-token-of-this-request"
 
 
-@pytest.fixture(autouse=True)
-def no_kept_shapes():
-    fragments.shapes.clear()
-    yield
-    fragments.shapes.clear()
-
-
 @pytest.fixture
 def request_():
     request = RequestFactory().get("/courses/c/l/")
