@@ -24,48 +24,25 @@ from django.db.models import (
     Count,
     DateField,
     F,
-    FloatField,
-    Func,
     Max,
     Min,
     Q,
     QuerySet,
     Sum,
-    Value,
     When,
 )
-from django.db.models.functions import Floor, Greatest, Power, TruncDate
+from django.db.models.functions import TruncDate
 
 from accounts.models import User
 from classrooms.models import Assignment, Classroom, Membership
+from config.dbfunctions import Epoch
 from course.models import LessonProgress
-from engine.scheduling import forgetting_curve
 from quizzes.models import Question
 from reviews.days import day_start, streak, study_date
 from reviews.models import Answer, Card
+from reviews.recall import recall_now
 
-_DAY_SECONDS = 86_400.0
 _WEEK = timedelta(days=7)
-
-
-class Epoch(Func):
-    """Seconds since 1970 as a float, so timestamps reach NumPy without datetime objects."""
-
-    template = "CAST(EXTRACT(EPOCH FROM %(expressions)s) AS double precision)"
-    output_field = FloatField()
-
-    def as_sqlite(self, compiler: Any, connection: Any, **extra_context: Any) -> Any:
-        return self.as_sql(
-            compiler,
-            connection,
-            # Whole seconds, plus the microseconds Django writes after them: exact, where
-            # julianday's float would be a few microseconds off.
-            template=(
-                "(round((julianday(substr(%(expressions)s, 1, 19)) - 2440587.5) * 86400.0)"
-                " + COALESCE(CAST(substr(%(expressions)s, 21, 6) AS REAL), 0) / 1e6)"
-            ),
-            **extra_context,
-        )
 
 
 @dataclass(frozen=True)
@@ -276,19 +253,13 @@ def _card_figures(
             (Q(user_id__in=ids, due__lt=today[key] + shift) for key, ids in starts.items()),
         )
 
-    # Mean chance of recall by the engine's forgetting curve, in the query: whole days since
-    # the last review, as fsrs counts them, none below 0.
-    decay, factor = forgetting_curve()
-    elapsed_days = Greatest(
-        Floor((Value(now.timestamp()) - Epoch("last_review")) / Value(_DAY_SECONDS)), Value(0.0)
-    )
-    recall = Power(Value(1.0) + Value(factor) * elapsed_days / F("stability"), Value(decay))
     rows = (
         Card.objects.filter(user_id__in=[u.pk for u in users], question_id__in=questions)
         .exclude(state=Card.State.NEW)
         .values("user_id")
         .annotate(
-            recall=Avg(recall, filter=Q(stability__gt=0, last_review__isnull=False)),
+            # By the engine's forgetting curve, in the query (reviews.recall).
+            recall=Avg(recall_now(now), filter=Q(stability__gt=0, last_review__isnull=False)),
             due_count=Count("pk", filter=Q(suspended=False) & due_before(timedelta(days=1))),
             overdue_count=Count("pk", filter=Q(suspended=False) & due_before(timedelta(0))),
         )

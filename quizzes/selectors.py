@@ -41,11 +41,12 @@ def question_list(*, user: Any) -> QuerySet[Question]:
 
 
 def question_detail(*, question_id: int) -> Question:
-    """The live question with its choices in order; raises Question.DoesNotExist."""
+    """The live question with its lesson, course, section and choices in order; raises
+    Question.DoesNotExist."""
     return (
         Question.objects.live()
         .filter(lesson__archived_at__isnull=True)
-        .select_related("lesson", "section")
+        .select_related("lesson__course", "section")
         .prefetch_related(Prefetch("choices", queryset=Choice.objects.order_by("position")))
         .get(pk=question_id)
     )

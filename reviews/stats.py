@@ -1,6 +1,6 @@
 """A learner's numbers: today's work, streak, retention, recall now, the month ahead, the year
 behind. Days are the learner's own (time zone and day-start hour); a fixed number of queries,
-and the chance of recall over every card is one NumPy call."""
+and the chance of recall over every card is one aggregate in the database."""
 
 from __future__ import annotations
 
@@ -9,16 +9,15 @@ from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
-import numpy as np
 from django.db.models import Avg, Count, F, Q
 from django.db.models.functions import TruncDate
 
 from accounts.models import User
-from engine.scheduling import retrievability
 from quizzes.selectors import open_to
 from reviews.days import day_start, streak, study_date
 from reviews.deck import deck_refresh
 from reviews.models import Answer, Card
+from reviews.recall import recall_now
 
 FORECAST_DAYS = 30
 RETENTION_DAYS = 30
@@ -70,14 +69,9 @@ def learner_stats(*, user: User, now: datetime, days: int = 365) -> Stats:
         .annotate(n=Count("pk"))
         .values_list("day", "n")
     )
-    memory = np.array(
-        list(
-            Card.objects.filter(user=user, last_review__isnull=False).values_list(
-                "stability", "last_review"
-            )
-        ),
-        dtype=object,
-    ).reshape(-1, 2)
+    recall = Card.objects.filter(user=user, last_review__isnull=False).aggregate(
+        mean=Avg(recall_now(now))
+    )["mean"]
     new_left = max(user.new_cards_per_day - done["new"], 0)
     deck_refresh(user=user, now=now)
     # New cards of live questions the learner may open, forgotten ones included (as the queue
@@ -106,7 +100,7 @@ def learner_stats(*, user: User, now: datetime, days: int = 365) -> Stats:
         reviews_today=done["all"],
         streak_days=streak(set(per_day), today),
         true_retention=window["passed"] / window["total"] if window["total"] else None,
-        average_retrievability=_mean_recall(memory, now),
+        average_retrievability=recall,
         forecast=forecast,
         heatmap=[
             {
@@ -116,14 +110,6 @@ def learner_stats(*, user: User, now: datetime, days: int = 365) -> Stats:
             for i in range(days - 1, -1, -1)
         ],
     )
-
-
-def _mean_recall(memory: np.ndarray[Any, Any], now: datetime) -> float | None:
-    if len(memory) == 0:
-        return None
-    stability = memory[:, 0].astype(np.float64)
-    elapsed = np.array([(now - moment).days for moment in memory[:, 1]], dtype=np.float64)
-    return float(retrievability(stability, elapsed).mean())
 
 
 def cards_by_state(*, user: User) -> dict[str, int]:

@@ -146,11 +146,13 @@ def see_other(url: str) -> HttpResponseRedirect:
 
 def answerable(request: HttpRequest, *, question_id: int) -> Question:
     """The live question with its choices, lesson, course and section, as kept for this
-    content revision (3 queries when it has just changed); 404 when there is none, 403 when it
-    follows a Pro section the learner cannot open."""
+    content revision (read again, in two queries, once it changes); 404 when there is none,
+    403 when it follows a Pro section the learner cannot open."""
     try:
         question = _answerable.get(
-            question_id, revisions.of_request(request), lambda: _live_question(question_id)
+            question_id,
+            revisions.of_request(request),
+            lambda: bank.question_detail(question_id=question_id),
         )
     except Question.DoesNotExist:
         raise Http404("No such question") from None
@@ -161,16 +163,6 @@ def answerable(request: HttpRequest, *, question_id: int) -> Question:
 
 # Questions as answering reads them (never changes them), kept for one content revision.
 _answerable: revisions.Kept[Question] = revisions.Kept(size=4096)
-
-
-def _live_question(question_id: int) -> Question:
-    return (
-        Question.objects.live()
-        .filter(lesson__archived_at__isnull=True)
-        .select_related("lesson__course", "section")
-        .prefetch_related(Prefetch("choices", queryset=Choice.objects.order_by("position")))
-        .get(pk=question_id)
-    )
 
 
 def report_url(question: Question, *, course_slug: str) -> str:

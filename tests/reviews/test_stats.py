@@ -8,6 +8,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from accounts import services as account_services
+from engine.scheduling import retrievability
 from reviews.models import Answer, Card
 from reviews.stats import cards_by_state, learner_stats
 from tests.factories import QuestionFactory, UserFactory
@@ -105,3 +106,34 @@ def test_cards_by_state_counts_what_the_learner_has_in_each_state():
     assert counts == {"new": 1, "learning": 1, "review": 2, "relearning": 1, "suspended": 2}
     learner.plan = "pro"
     assert cards_by_state(user=learner)["new"] == 2
+
+
+def test_recall_now_is_the_engines_forgetting_curve_computed_in_the_database():
+    learner = UserFactory()
+    now = timezone.now()
+    cards = [  # stability (days), time since the last review
+        (0.5, timedelta(hours=20)),
+        (3.2, timedelta(days=2, hours=23)),
+        (40.0, timedelta(days=90)),
+        (0.0, timedelta(days=1)),  # no stability yet: no recall
+        (7.0, -timedelta(hours=5)),  # a clock ahead: none below 0 days
+    ]
+    for stability, ago in cards:
+        Card.objects.create(
+            user=learner,
+            question=QuestionFactory(),
+            state="review",
+            stability=stability,
+            last_review=now - ago,
+            due=now,
+            seed=1,
+        )
+    Card.objects.create(user=learner, question=QuestionFactory(), state="new", due=now, seed=1)
+
+    expected = retrievability(
+        [s for s, _ in cards], [max((now - (now - ago)).days, 0) for _, ago in cards]
+    )
+
+    stats = learner_stats(user=learner, now=now)
+    assert stats.average_retrievability == pytest.approx(float(expected.mean()), rel=1e-12)
+    assert 0 < stats.average_retrievability < 1
