@@ -111,6 +111,13 @@ class Card(models.Model):
                 condition=models.Q(suspended=False) & ~models.Q(state="new"),
                 name="card_due",
             ),
+            # The card list: the cards a learner has seen (`seen()`), soonest due first, read
+            # a page at a time from any point without sorting the rest.
+            models.Index(
+                fields=["user", "due", "id"],
+                condition=~models.Q(state="new") | models.Q(reset_at__isnull=False),
+                name="card_seen",
+            ),
             # New cards in course order.
             models.Index(
                 fields=["user", "lesson_number", "position", "question"],

@@ -13,6 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.filtering import StrictBooleanFilter, StrictFilterSet
+from config.pagination import KeysetPagination
 from config.problems import Problem
 from engine.scheduling import retrievability_at
 from reviews import cards as card_services
@@ -103,6 +104,7 @@ class CardListView(generics.ListAPIView[Card]):
     permission_classes = [IsAuthenticated]
     serializer_class = CardSerializer
     filterset_class = CardFilter
+    pagination_class = KeysetPagination  # ordered by (due, pk): `cards_of`
 
     def get_queryset(self) -> Any:
         if getattr(self, "swagger_fake_view", False):  # the schema generator has no user

@@ -153,9 +153,14 @@ def test_a_card_lists_every_field_it_sends_as_required(schema):
 
 
 def test_pages_always_send_next_and_previous(schema):
-    page = schema["components"]["schemas"]["PaginatedCardList"]
+    pages = {n: c for n, c in schema["components"]["schemas"].items() if n.startswith("Paginated")}
+    cards = pages.pop("PaginatedCardList")
 
-    assert sorted(page["required"]) == ["count", "next", "previous", "results"]
+    assert pages
+    for name, page in pages.items():
+        assert sorted(page["required"]) == ["count", "next", "previous", "results"], name
+    # The card list also reads on from a cursor, and says the next one on every page.
+    assert sorted(cards["required"]) == ["count", "next", "next_cursor", "previous", "results"]
 
 
 @pytest.mark.parametrize(
