@@ -71,12 +71,12 @@ class KeysetPagination(PageNumberPagination):
     Every page says its `next_cursor` (null on the last); a cursor's `next` link carries the
     next one, and its `previous` is null (cursors read forward).
 
-    A view sets `key`, the fields its queryset is ordered by, ending in the primary key, so
-    each row has one place; the first field is a DateTimeField.
+    The queryset is ordered by `key`, a DateTimeField, then by the primary key, so each row has
+    one place.
     """
 
     cursor_query_param = "cursor"
-    key: tuple[str, str] = ("due", "pk")
+    key = "due"
     max_cursor_length = 200
 
     def paginate_queryset(self, queryset: Any, request: Request, view: Any = None) -> Any:
@@ -91,10 +91,9 @@ class KeysetPagination(PageNumberPagination):
             return rows
         moment, pk = self._decode(raw)
         size = self.get_page_size(request)
-        first, _ = self.key
         self.count = queryset.count()
-        after = queryset.filter(**{f"{first}__gte": moment}).filter(
-            Q(**{f"{first}__gt": moment}) | Q(**{first: moment, "pk__gt": pk})
+        after = queryset.filter(**{f"{self.key}__gte": moment}).filter(
+            Q(**{f"{self.key}__gt": moment}) | Q(**{self.key: moment, "pk__gt": pk})
         )
         rows = list(after[: size + 1])
         more = len(rows) > size
@@ -123,8 +122,7 @@ class KeysetPagination(PageNumberPagination):
         )
 
     def _encode(self, row: Any) -> str:
-        first, _ = self.key
-        text = f"{getattr(row, first).isoformat()}|{row.pk}"
+        text = f"{getattr(row, self.key).isoformat()}|{row.pk}"
         return urlsafe_b64encode(text.encode()).decode().rstrip("=")
 
     def _decode(self, raw: str) -> tuple[datetime, int]:

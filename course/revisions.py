@@ -17,7 +17,6 @@ from __future__ import annotations
 import secrets
 import threading
 import weakref
-from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 from typing import Any, Generic, TypeVar
@@ -25,6 +24,7 @@ from typing import Any, Generic, TypeVar
 from django.db import IntegrityError, connection, models, transaction
 from django.db.models.signals import m2m_changed, post_delete, post_save
 
+from config.lru import LRU
 from course.models import ContentRevision
 
 T = TypeVar("T")
@@ -125,33 +125,30 @@ class Kept(Generic[T]):
     drops them all. At most `size` values, the least recently used dropped first."""
 
     def __init__(self, size: int = 512) -> None:
-        self.size = size
         self._revision: int | None = None
-        self._kept: OrderedDict[Hashable, T] = OrderedDict()
+        self._values: LRU[T] = LRU(size)
         self._lock = threading.Lock()
         _every_kept.add(self)
 
     def clear(self) -> None:
         with self._lock:
             self._revision = None
-            self._kept.clear()
+            self._values.clear()
 
     def get(self, key: Hashable, revision: int, build: Callable[[], T]) -> T:
         with self._lock:
-            if revision == self._revision and key in self._kept:
-                self._kept.move_to_end(key)
-                return self._kept[key]
+            value = self._values.get(key) if revision == self._revision else None
+        if value is not None:
+            return value
         # Built outside the lock. Content read after the revision is at least as new as it,
         # so a value kept under a stamp is never older than the content the stamp stands for.
         value = build()
         with self._lock:
             if revision != self._revision:
                 self._revision = revision
-                self._kept.clear()
-            self._kept[key] = value
-            while len(self._kept) > self.size:
-                self._kept.popitem(last=False)
+                self._values.clear()
+            self._values.put(key, value)
         return value
 
     def __len__(self) -> int:
-        return len(self._kept)
+        return len(self._values)

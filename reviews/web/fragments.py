@@ -19,8 +19,6 @@ needs clearing. The markers are random for each process, so no content can conta
 from __future__ import annotations
 
 import secrets
-import threading
-from collections import OrderedDict
 from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any, cast
@@ -30,6 +28,7 @@ from django.template.loader import get_template
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
+from config.lru import LRU
 from quizzes.models import Choice
 from reviews.web.answering import ChoiceShown, Slot
 from reviews.web.forms import AnswerForm, inline_html
@@ -44,37 +43,7 @@ CSRF, SERVED, VARIANT, PROMPT = (
 )
 
 
-class _Shapes:
-    """The rendered shapes, least recently used dropped first."""
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self._kept: OrderedDict[Hashable, str] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key: Hashable) -> str | None:
-        with self._lock:
-            html = self._kept.get(key)
-            if html is not None:
-                self._kept.move_to_end(key)
-            return html
-
-    def put(self, key: Hashable, html: str) -> None:
-        with self._lock:
-            self._kept[key] = html
-            self._kept.move_to_end(key)
-            while len(self._kept) > self.size:
-                self._kept.popitem(last=False)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._kept.clear()
-
-    def __len__(self) -> int:
-        return len(self._kept)
-
-
-shapes = _Shapes(SIZE)
+shapes: LRU[str] = LRU(SIZE)
 
 
 def _value(index: int) -> str:

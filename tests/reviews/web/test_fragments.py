@@ -13,6 +13,7 @@ from django.template import Context
 from django.template.loader import get_template
 from django.test import RequestFactory
 
+from config.lru import LRU
 from quizzes.models import Question
 from reviews.web import answering, checks, fragments, review
 from reviews.web.answering import Slot
@@ -152,7 +153,7 @@ def test_values_put_in_are_escaped(request_, numeric):
 
 
 def test_kept_shapes_are_bounded():
-    shapes = fragments._Shapes(3)
+    shapes: LRU[str] = LRU(3)
     for n in range(5):
         shapes.put(n, str(n))
     assert len(shapes) == 3
