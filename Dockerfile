@@ -12,7 +12,8 @@ RUN pip install --require-hashes --no-deps -r requirements.lock
 
 COPY . .
 RUN DEBUG=0 SECRET_KEY=collectstatic-only python manage.py collectstatic --noinput \
-    && useradd --system --uid 10001 residual
+    && useradd --system --uid 10001 residual \
+    && mkdir -p /app/media && chown residual /app/media
 USER residual
 
 EXPOSE 8000

@@ -113,6 +113,7 @@ class Notification(models.Model):
         REMINDER = "reminder", "Reviews due"
         LEECH = "leech", "Leech"
         DIGEST = "digest", "Weekly class digest"
+        EXPORT = "export", "Export ready"
 
     user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="notifications")
     kind = models.CharField(max_length=16, choices=Kind.choices)

@@ -1,6 +1,7 @@
 """Reads on accounts."""
 
 import unicodedata
+from collections.abc import Iterator
 from typing import Any
 
 from django.db import connection
@@ -18,7 +19,8 @@ def user_export(*, user: User) -> dict[str, Any]:
     section registered in `accounts.exports`."""
     data: dict[str, Any] = {"exported_at": timezone.now().isoformat()}
     for name, section in sorted(exports.sections().items()):
-        data[name] = section(user)
+        value = section(user)
+        data[name] = list(value) if isinstance(value, Iterator) else value
     return data
 
 
@@ -70,8 +72,8 @@ def export_tokens(user: User) -> list[dict[str, Any]]:
     ]
 
 
-def export_notifications(user: User) -> list[dict[str, Any]]:
-    return [
+def export_notifications(user: User) -> Iterator[dict[str, Any]]:
+    return (
         {
             "kind": n.kind,
             "title": n.title,
@@ -81,8 +83,8 @@ def export_notifications(user: User) -> list[dict[str, Any]]:
             "emailed_at": _iso(n.emailed_at),
             "read_at": _iso(n.read_at),
         }
-        for n in notifications_of(user=user).order_by("created_at", "pk")
-    ]
+        for n in notifications_of(user=user).order_by("created_at", "pk").iterator(exports.ROWS)
+    )
 
 
 def notifications_of(*, user: User) -> QuerySet[Notification]:

@@ -9,6 +9,7 @@ from django.contrib.auth import password_validation
 from django.core.exceptions import ValidationError
 from django.core.mail import EmailMessage, get_connection
 from django.db import IntegrityError, transaction
+from django.dispatch import Signal
 from django.utils import timezone
 from knox.models import AuthToken
 
@@ -80,14 +81,23 @@ def user_password_change(*, user: User, password: str) -> None:
     user.save(update_fields=["password"])
 
 
+# Sent, inside the settings' transaction, when a learner's days move (their time zone or the
+# hour a day starts): what is kept by study day is summed again (`reviews.rollups`).
+study_days_moved = Signal()
+
+
+@transaction.atomic
 def user_update_settings(*, user: User, **changes: Any) -> User:
     unknown = set(changes) - set(SETTINGS_FIELDS)
     if unknown:
         raise ValueError(f"not a setting: {', '.join(sorted(unknown))}")
+    days = (user.timezone, user.day_starts_at_hour)
     for field, value in changes.items():
         setattr(user, field, value)
     user.full_clean(exclude=["password"])
     user.save(update_fields=list(changes))
+    if (user.timezone, user.day_starts_at_hour) != days:
+        study_days_moved.send(sender=User, user=user)
     return user
 
 

@@ -8,7 +8,8 @@ from celery import shared_task
 from django.db import InterfaceError, OperationalError
 from django.utils import timezone
 
-from accounts import services
+from accounts import export_files, services
+from accounts.models import User
 
 # Failures worth another try later: the database or the mail server briefly away.
 TRANSIENT = (OperationalError, InterfaceError, SMTPException, ConnectionError, TimeoutError)
@@ -29,3 +30,22 @@ TRANSIENT = (OperationalError, InterfaceError, SMTPException, ConnectionError, T
 def notification_emails_send(user_ids: list[int]) -> int:
     """Sends the e-mails owed to these users; a second run finds them sent and sends nothing."""
     return services.notification_emails_send(user_ids=user_ids, now=timezone.now())
+
+
+@shared_task(
+    name="accounts.export_prepare",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    soft_time_limit=1800,
+    time_limit=1900,
+    autoretry_for=(OperationalError, InterfaceError),
+    retry_backoff=10,
+    max_retries=3,
+)
+def export_prepare(user_id: int) -> str | None:
+    """Writes the user's export to a file and tells them; run twice, it writes a second file
+    (each link names its own), which costs space until the links expire, never data."""
+    user = User.objects.filter(pk=user_id, is_active=True).first()
+    if user is None:
+        return None
+    return export_files.prepare(user, now=timezone.now()).name

@@ -48,10 +48,10 @@ def build(connection: object, *, learners: int, cards_each: int) -> None:
         # Card k of learner n: k <= 10 due a day ago for four learners in five, the rest due
         # in 1 to 40 days.
         cursor.execute(
-            """INSERT INTO reviews_card (user_id, question_id, state, step, stability,
+            """INSERT INTO reviews_card (user_id, question_id, lesson_id, state, step, stability,
                    difficulty, due, last_review, reps, lapses, suspended, leech, seed,
                    lesson_number, position, reset_at, created_at)
-               SELECT u.id, q.id, 'review', NULL, 10.0, 5.0,
+               SELECT u.id, q.id, q.lesson_id, 'review', NULL, 10.0, 5.0,
                    CASE WHEN q.k <= 10 AND u.id %% 5 <> 0 THEN now() - interval '1 day'
                         ELSE now() + (1 + (u.id + q.k) %% 40) * interval '1 day' END,
                    now() - interval '10 days', 3, 0, false, false, u.id * 100 + q.k,

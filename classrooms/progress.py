@@ -12,35 +12,28 @@ import functools
 import operator
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from datetime import UTC, date, datetime, timedelta
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
 from typing import Any
-from zoneinfo import ZoneInfo
 
 import numpy as np
 from django.db.models import (
     Avg,
-    Case,
     Count,
-    DateField,
-    F,
-    Max,
     Min,
     Q,
     QuerySet,
-    Sum,
-    When,
 )
-from django.db.models.functions import TruncDate
 
 from accounts.models import User
 from classrooms.models import Assignment, Classroom, Membership
 from config.dbfunctions import Epoch
 from course.models import LessonProgress
 from quizzes.models import Question
-from reviews.days import day_start, streak, study_date
-from reviews.models import Answer, Card
+from reviews.days import day_start, study_date
+from reviews.models import Answer, Card, StudyDay, StudyTotal
 from reviews.recall import recall_now
+from reviews.rollups import streak_of
 
 _WEEK = timedelta(days=7)
 
@@ -84,7 +77,8 @@ def classroom_members(classroom: Classroom) -> list[User]:
 
 
 def classroom_progress(*, classroom: Classroom, now: datetime) -> list[LearnerProgress]:
-    """One row per current member, ordered by username. Six queries, whatever the size.
+    """One row per current member, ordered by username. Seven queries, whatever the size;
+    the figures over answers come from the review log's rollups (`reviews.rollups`).
 
     - lessons_completed: lessons of the course completed.
     - answers, accuracy: review-mode answers to the course's questions and their mean score
@@ -94,7 +88,7 @@ def classroom_progress(*, classroom: Classroom, now: datetime) -> list[LearnerPr
       the course (FSRS forgetting curve, whole days since the last review).
     - due: unsuspended cards due by the end of the learner's study day, overdue included;
       overdue: those due before the day began (days in the learner's zone and day-start hour).
-    - reviews_7d: review-mode answers in the last seven days.
+    - reviews_7d: review-mode answers in the learner's last seven study days, today's too.
     - streak_days: consecutive study days with a review of the course, ending today.
     - last_active: the latest answer (any mode) or lesson completion in the course.
     - assignments_done: the classroom's assignments done before they were due (by when the
@@ -116,7 +110,7 @@ def classroom_progress(*, classroom: Classroom, now: datetime) -> list[LearnerPr
             completed_at__isnull=False,
         ).values_list("user_id", "lesson_id", "completed_at")
     )
-    answered = _answer_figures(users, questions=questions, now=now)
+    answered = _answer_figures(users, course_id=classroom.course_id, now=now)
     cards = _card_figures(users, questions=questions, now=now)
     assignments = list(Assignment.objects.filter(classroom=classroom).order_by("due_at", "pk"))
     done = assignments_done(assignments=assignments, user_ids=members, completions=completions)
@@ -141,7 +135,11 @@ def classroom_progress(*, classroom: Classroom, now: datetime) -> list[LearnerPr
                 due=cards.due[i],
                 overdue=cards.overdue[i],
                 reviews_7d=figures.reviews_7d,
-                streak_days=streak(figures.review_days, study_date(user=user, now=now)),
+                streak_days=streak_of(
+                    run_start=figures.run[0],
+                    run_end=figures.run[1],
+                    today=study_date(user=user, now=now),
+                ),
                 last_active=figures.last_active,
                 assignments_done=sum(done[(a.pk, user.pk)] for a in assignments),
             )
@@ -155,62 +153,39 @@ class _Answered:
     score: float = 0.0
     reviews_7d: int = 0
     last_active: datetime | None = None
-    review_days: set[date] = field(default_factory=set)
+    run: tuple[date | None, date | None] = (None, None)
 
     def saw(self, moment: datetime) -> None:
         if self.last_active is None or moment > self.last_active:
             self.last_active = moment
 
 
-def _study_day(users: Sequence[User]) -> Case:
-    """Each answer's study day in its learner's days: one CASE branch per distinct (time zone,
-    day-start hour) among the learners (cheaper here than joining each answer's learner)."""
-    groups: dict[tuple[str, int], list[int]] = defaultdict(list)
-    for user in users:
-        groups[(user.timezone, user.day_starts_at_hour)].append(user.pk)
-    return Case(
-        *(
-            When(
-                user_id__in=ids,
-                then=TruncDate(F("created_at") - timedelta(hours=hour), tzinfo=ZoneInfo(zone)),
-            )
-            for (zone, hour), ids in groups.items()
-        ),
-        output_field=DateField(),
-    )
-
-
 def _answer_figures(
-    users: Sequence[User], *, questions: QuerySet[Any, Any], now: datetime
+    users: Sequence[User], *, course_id: int, now: datetime
 ) -> dict[int, _Answered]:
-    """Review counts, scores, recent reviews, last answer and review days per learner, from
-    one scan of their answers grouped by learner and study day (the learner's own)."""
-    review = Q(mode=Answer.Mode.REVIEW)
-    per_day = (
-        Answer.objects.filter(user_id__in=[u.pk for u in users], question_id__in=questions)
-        .annotate(day=_study_day(users))
-        .values("user_id", "day")
-        .annotate(
-            reviews=Count("pk", filter=review),
-            score=Sum("score", filter=review, default=0.0),
-            week=Count("pk", filter=review & Q(created_at__gte=now - _WEEK)),
-            last=Epoch(Max("created_at")),  # a float: parsed per learner, not per day
-        )
-        .values_list("user_id", "day", "reviews", "score", "week", "last")
-        .order_by()
-    )
+    """Reviews, scores, the last answer and the run of study days per learner from their
+    course totals, and the week's reviews from their last seven study days: rollups of the
+    review log (`reviews.rollups`), a row per learner and a few per learner's week, however
+    long their history."""
+    members = [u.pk for u in users]
     answered: dict[int, _Answered] = defaultdict(_Answered)
-    latest: dict[int, float] = {}
-    for user_id, day, reviews, score, week, last in per_day:
+    totals = StudyTotal.objects.filter(user_id__in=members, course_id=course_id).values_list(
+        "user_id", "reviews", "score", "last_at", "run_start", "run_end"
+    )
+    for user_id, reviews, score, last_at, run_start, run_end in totals:
         figures = answered[user_id]
-        figures.answers += reviews
-        figures.score += score
-        figures.reviews_7d += week
-        latest[user_id] = max(last, latest.get(user_id, last))
-        if reviews:
-            figures.review_days.add(day)
-    for user_id, moment in latest.items():
-        answered[user_id].saw(datetime.fromtimestamp(moment, tz=UTC))
+        figures.answers, figures.score, figures.run = reviews, score, (run_start, run_end)
+        figures.saw(last_at)
+    today = {u.pk: study_date(user=u, now=now) for u in users}
+    week = StudyDay.objects.filter(
+        user_id__in=members,
+        course_id=course_id,
+        day__gte=min(today.values()) - _WEEK + timedelta(days=1),
+        reviews__gt=0,
+    ).values_list("user_id", "day", "reviews")
+    for user_id, day, reviews in week:
+        if today[user_id] - _WEEK < day <= today[user_id]:
+            answered[user_id].reviews_7d += reviews
     return answered
 
 

@@ -57,6 +57,12 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
         "was changed.",
         "Type the password you sign in with.",
     ),
+    "export-expired": ProblemType(
+        "This export has expired",
+        410,
+        "The link to a prepared export lasts a day, and the file is deleted after it.",
+        "Ask for a new export: POST /api/v1/me/export/, or Settings, Export in the web app.",
+    ),
     "not-authenticated": ProblemType(
         "Authentication required",
         401,

@@ -211,6 +211,8 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
+# Files the service writes (prepared exports); never served as static files.
+MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT") or BASE_DIR / "media")
 STATIC_ROOT = Path(os.environ.get("STATIC_ROOT") or BASE_DIR / "staticfiles")
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
@@ -430,5 +432,10 @@ CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 # Reminders: how many learners one sweep batch handles, and where the e-mails link to.
 REMINDER_BATCH_SIZE = env_int("REMINDER_BATCH_SIZE", 1_000)
 SITE_URL = os.environ.get("SITE_URL", "https://residual.local")
+# Exports: a history past this many answers is prepared in the background (its file kept
+# under MEDIA_ROOT, which the web and worker processes share, until its link expires).
+EXPORT_IN_BACKGROUND_ANSWERS = env_int("EXPORT_IN_BACKGROUND_ANSWERS", 20_000)
+EXPORT_LINK_SECONDS = env_int("EXPORT_LINK_SECONDS", 24 * 3600)
+EXPORT_PREPARING_SECONDS = 15 * 60  # asking again meanwhile starts nothing new
 # A learner's scheduler is refitted once this many reviews have come since the last fit.
 REFIT_NEW_REVIEWS = env_int("REFIT_NEW_REVIEWS", 200)

@@ -58,7 +58,7 @@ def question_to_answer(*, question_id: int) -> Question:
     return (
         Question.objects.live()
         .filter(lesson__archived_at__isnull=True)
-        .select_related("section")
+        .select_related("lesson", "section")
         .defer("prompt_markdown", "prompt_html", "explanation_markdown", "model_answer_markdown")
         .get(pk=question_id)
     )

@@ -1,4 +1,21 @@
+from typing import Any
+
 from django.apps import AppConfig
+
+
+def _many_answers(user: Any) -> bool:
+    from django.conf import settings
+
+    from reviews.models import Answer
+
+    limit = settings.EXPORT_IN_BACKGROUND_ANSWERS
+    return Answer.objects.filter(user=user).order_by()[limit : limit + 1].exists()
+
+
+def _days_moved(sender: Any, *, user: Any, **kwargs: Any) -> None:
+    from reviews.rollups import rebuild
+
+    rebuild(user=user)
 
 
 class ReviewsConfig(AppConfig):
@@ -7,6 +24,7 @@ class ReviewsConfig(AppConfig):
 
     def ready(self) -> None:
         from accounts import exports
+        from accounts.services import study_days_moved
         from course.web.extras import register_section_extra
         from reviews import selectors
         from reviews.web.checks import section_checks
@@ -20,5 +38,13 @@ class ReviewsConfig(AppConfig):
             models=["reviews.IdempotencyRecord"],
         )
         exports.register("reveals", selectors.export_reveals, models=["reviews.Reveal"])
+        for label in ("reviews.StudyDay", "reviews.StudyTotal"):
+            exports.register_derived(
+                label,
+                reason="Sums of the answers (exported) by course and study day, rebuilt from them.",
+            )
+        exports.register_large(_many_answers)
+        # A learner whose days move has their study days summed again.
+        study_days_moved.connect(_days_moved, dispatch_uid="reviews.rollups")
         # A lesson page shows each section's check questions after it.
         register_section_extra(section_checks)

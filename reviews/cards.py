@@ -19,7 +19,7 @@ from config import background
 from engine import scheduling
 from engine.scheduling import CardState, Rating, ReviewOutcome, SchedulerConfig
 from quizzes.models import Question
-from reviews import tasks
+from reviews import rollups, tasks
 from reviews.days import day_start
 from reviews.models import Answer, Card, Deck
 
@@ -133,7 +133,10 @@ def new_card(*, user: User, question: Question) -> Card:
     """An unsaved card. Its fuzz seed comes from the learner and the question, so the same
     reviews always give the same schedule (an offline batch, replayed, lands where it did)."""
     return Card(
-        user=user, question=question, seed=card_seed(user_id=user.pk, question_id=question.pk)
+        user=user,
+        question=question,
+        lesson_id=question.lesson_id,
+        seed=card_seed(user_id=user.pk, question_id=question.pk),
     )
 
 
@@ -214,7 +217,11 @@ def review_undo(*, user: User) -> tuple[Card | None, int]:
             .filter(user=user, mode=Answer.Mode.REVIEW, card__isnull=False)
             .latest("received_at", "pk")
         )
-        card = Card.objects.select_for_update(of=("self",)).get(reviews=last)
+        card = (
+            Card.objects.select_for_update(of=("self",))
+            .select_related("question__lesson")
+            .get(reviews=last)
+        )
         question_id = card.question_id
         if card.reset_at is not None and last.created_at < card.reset_at:
             raise Answer.DoesNotExist("the last review was before its card was forgotten")
@@ -227,6 +234,7 @@ def review_undo(*, user: User) -> tuple[Card | None, int]:
         has_later = later.exists()
         before = CardState.from_dict(last.card_before or {})
         reveal_id = last.reveal_id
+        taken_back = rollups.study_date_at(user=user, moment=last.created_at)
         if last.variant_nonce:
             last.mode, last.notice, last.card, last.rating = Answer.Mode.PRACTICE, "", None, None
             last.card_before = last.card_after = None
@@ -237,8 +245,8 @@ def review_undo(*, user: User) -> tuple[Card | None, int]:
             last.delete()
         if card.pending_reveal_id is None:
             card.pending_reveal_id = reveal_id
-        if has_later:
-            history = list(segment.order_by("created_at", "pk"))
+        history = list(segment.order_by("created_at", "pk")) if has_later else []
+        if history:
             start = CardState.new(card.reset_at or history[0].created_at)
             log_replay(
                 user=user,
@@ -247,6 +255,13 @@ def review_undo(*, user: User) -> tuple[Card | None, int]:
                 log=[(a.created_at, a, Rating(a.rating or Rating.AGAIN)) for a in history],
             )
             Answer.objects.bulk_update(history, ["card_before", "card_after", "rating"])
+        # The day of the review taken back, and those of the reviews replayed without it.
+        replayed = {rollups.study_date_at(user=user, moment=a.created_at) for a in history}
+        rollups.refresh(
+            user=user, course_id=card.question.lesson.course_id, days={taken_back, *replayed}
+        )
+        if history:
+            pass  # replayed above
         elif before.state == "new" and not card.reviews.exists():
             if card.pending_reveal_id is None:
                 card.delete()

@@ -17,7 +17,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from django.db import transaction
-from django.db.models import Exists, OuterRef, Subquery
+from django.db.models import Case, Exists, F, OuterRef, Q, Subquery, When
 from django.db.models.functions import Coalesce
 
 from accounts.models import User
@@ -59,11 +59,12 @@ def deck_refresh(*, user: User, now: datetime) -> None:
                 question_id=question_id,
                 seed=card_seed(user_id=user.pk, question_id=question_id),
                 due=now,
+                lesson_id=lesson_id,
                 lesson_number=lesson_number,
                 position=position,
             )
-            for question_id, lesson_number, position in missing.values_list(
-                "pk", "lesson__number", "position"
+            for question_id, lesson_id, lesson_number, position in missing.values_list(
+                "pk", "lesson_id", "lesson__number", "position"
             )
         ]
         Card.objects.bulk_create(made, batch_size=BATCH, ignore_conflicts=True)
@@ -78,9 +79,17 @@ def deck_refresh(*, user: User, now: datetime) -> None:
 
 
 def _reorder_new(*, user: User) -> None:
-    """Copies each new card's place in the course from its question, which may have moved."""
+    """Copies each new card's place in the course from its question, which may have moved,
+    and every card's lesson, where its question moved to another."""
     question = Question.objects.filter(pk=OuterRef("question_id")).order_by()
-    Card.objects.filter(user=user, state=Card.State.NEW).update(
-        lesson_number=Subquery(question.values("lesson__number")[:1]),
-        position=Subquery(question.values("position")[:1]),
+    new = Q(state=Card.State.NEW)
+    Card.objects.filter(new | ~Q(lesson_id=F("question__lesson_id")), user=user).update(
+        lesson_id=Subquery(question.values("lesson_id")[:1]),
+        lesson_number=Case(
+            When(new, then=Subquery(question.values("lesson__number")[:1])),
+            default=F("lesson_number"),
+        ),
+        position=Case(
+            When(new, then=Subquery(question.values("position")[:1])), default=F("position")
+        ),
     )

@@ -4,6 +4,9 @@ and deck, scheduled by FSRS."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
@@ -12,6 +15,17 @@ from quizzes.models import Question
 
 
 class CardQuerySet(models.QuerySet["Card"]):
+    def bulk_create(self, objs: Iterable[Card], *args: Any, **kwargs: Any) -> list[Card]:
+        """As Django's, with each card's lesson taken from its question where not given."""
+        cards = list(objs)
+        missing = {card.question_id for card in cards if card.lesson_id is None}
+        if missing:
+            lessons = dict(Question.objects.filter(pk__in=missing).values_list("pk", "lesson_id"))
+            for card in cards:
+                if card.lesson_id is None:
+                    card.lesson_id = lessons[card.question_id]
+        return super().bulk_create(cards, *args, **kwargs)
+
     def seen(self) -> CardQuerySet:
         """Cards the learner has reviewed at least once, forgotten ones included; leaves out
         the new cards made ahead for questions never answered."""
@@ -65,6 +79,12 @@ class Card(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="cards", db_index=False
     )
     question = models.ForeignKey(Question, on_delete=models.CASCADE, related_name="cards")
+    # The question's lesson, copied here so the queue reads each lesson's cards from an index
+    # (and skips a lesson whose siblings wait without reading its cards); kept in step by
+    # `reviews.deck` when content moves a question.
+    lesson = models.ForeignKey(
+        "course.Lesson", on_delete=models.CASCADE, related_name="+", db_index=False
+    )
     state = models.CharField(max_length=12, choices=State.choices, default=State.NEW)
     step = models.PositiveSmallIntegerField(null=True, blank=True)
     stability = models.FloatField(null=True, blank=True)
@@ -118,11 +138,23 @@ class Card(models.Model):
                 condition=~models.Q(state="new") | models.Q(reset_at__isnull=False),
                 name="card_seen",
             ),
+            # The same, a lesson at a time: the queue reads these when a lesson's cards wait.
+            models.Index(
+                fields=["user", "lesson", "due", "id"],
+                condition=models.Q(suspended=False) & ~models.Q(state="new"),
+                name="card_due_by_lesson",
+            ),
             # New cards in course order.
             models.Index(
                 fields=["user", "lesson_number", "position", "question"],
                 condition=models.Q(suspended=False, state="new"),
                 name="card_new",
+            ),
+            # The same, a lesson at a time.
+            models.Index(
+                fields=["user", "lesson", "position", "question"],
+                condition=models.Q(suspended=False, state="new"),
+                name="card_new_by_lesson",
             ),
             models.Index(
                 fields=["pending_reveal"],
@@ -133,6 +165,11 @@ class Card(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} on {self.question_id}: {self.state}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if self.lesson_id is None:
+            self.lesson_id = self.question.lesson_id
+        super().save(*args, **kwargs)
 
 
 class Answer(models.Model):
@@ -302,3 +339,61 @@ class IdempotencyRecord(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id}:{self.key}"
+
+
+class StudyDay(models.Model):
+    """A learner's work on one course in one of their study days, summed from the review log.
+
+    Derived: written in the transaction that writes the answers it sums (`reviews.rollups`)
+    and rebuilt from the log by `manage.py rollups_rebuild`. The day is the learner's own
+    (time zone and day-start hour); a change to either rebuilds the learner's days.
+    """
+
+    # No index of its own: the unique constraint's index leads with the user.
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", db_index=False
+    )
+    course = models.ForeignKey("course.Course", on_delete=models.CASCADE, related_name="+")
+    day = models.DateField()
+    answers = models.PositiveIntegerField(default=0, help_text="Answers in any mode.")
+    reviews = models.PositiveIntegerField(default=0, help_text="Review-mode answers.")
+    correct = models.PositiveIntegerField(default=0, help_text="Reviews with full marks.")
+    score = models.FloatField(default=0.0, help_text="The reviews' scores, summed.")
+    # Reviews of cards in the review state, and those not rated Again: true retention.
+    mature = models.PositiveIntegerField(default=0)
+    passed = models.PositiveIntegerField(default=0)
+    time_ms = models.PositiveBigIntegerField(default=0, help_text="Time spent on timed answers.")
+    last_at = models.DateTimeField(help_text="When the day's latest answer was given.")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "course", "day"], name="study_day_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} on course {self.course_id}, {self.day}: {self.reviews} reviews"
+
+
+class StudyTotal(models.Model):
+    """A learner's work on one course in all, and their current run of study days with a
+    review (the streak): the sums of their `StudyDay` rows, kept with them."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", db_index=False
+    )
+    course = models.ForeignKey("course.Course", on_delete=models.CASCADE, related_name="+")
+    answers = models.PositiveIntegerField(default=0)
+    reviews = models.PositiveIntegerField(default=0)
+    correct = models.PositiveIntegerField(default=0)
+    score = models.FloatField(default=0.0)
+    time_ms = models.PositiveBigIntegerField(default=0)
+    last_at = models.DateTimeField()
+    # The latest study day with a review, and the first of the unbroken run that ends there.
+    run_start = models.DateField(null=True, blank=True)
+    run_end = models.DateField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "course"], name="study_total_once")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} on course {self.course_id}: {self.reviews} reviews"

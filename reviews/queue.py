@@ -13,12 +13,22 @@ a bounded length, however large the deck.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
-from django.db.models import Count, Prefetch, Q, QuerySet, prefetch_related_objects
+from django.db import connection
+from django.db.models import (
+    Count,
+    Prefetch,
+    Q,
+    QuerySet,
+    prefetch_related_objects,
+)
 
 from accounts.models import User
+from course.models import Lesson
 from engine.scheduling import retrievability
 from quizzes.models import Choice, Question
 from quizzes.selectors import open_to
@@ -27,6 +37,8 @@ from reviews.deck import deck_refresh
 from reviews.models import Answer, Card
 
 LEARN_AHEAD = timedelta(minutes=20)
+quote = connection.ops.quote_name
+_ANY_LESSON = -(2**62) - 17  # stands for each lesson's id in the compiled read; never an id
 
 
 @dataclass(frozen=True)
@@ -44,10 +56,11 @@ def review_queue(
 ) -> Queue:
     deck_refresh(user=user, now=now)
     started = day_start(user=user, now=now)
-    # Today's reviews per lesson: the day's counts, and the lessons whose siblings wait.
+    # Today's reviews per question: the day's counts, the lessons whose siblings wait, and
+    # the cards of those lessons that may still come (the ones reviewed today).
     today = list(
         Answer.objects.filter(user=user, mode=Answer.Mode.REVIEW, created_at__gte=started)
-        .values("question__lesson_id")
+        .values("question_id", "question__lesson_id")
         .annotate(reviews=Count("pk"), new=Count("pk", filter=Q(card_before__state="new")))
         .order_by()
     )
@@ -55,7 +68,10 @@ def review_queue(
     new_today = sum(row["new"] for row in today)
     reviews_left = max(user.reviews_per_day - reviews_today, 0)
     new_left = max(user.new_cards_per_day - new_today, 0)
-    lessons_today = [row["question__lesson_id"] for row in today]
+    waiting = {row["question__lesson_id"] for row in today}
+    # With lessons waiting, cards are read a lesson at a time from the others, so a lesson
+    # with many cards waiting costs nothing to leave out.
+    lessons = _open_lessons(course=course, lesson=lesson, waiting=waiting) if waiting else None
 
     # Pro questions stay out for a learner without Pro (one who had it keeps their cards).
     open_to_learner = open_to(user, via="question__")
@@ -64,17 +80,22 @@ def review_queue(
     ).exclude(state=Card.State.NEW)
     # A buried card waits for the day after it was buried.
     due = due.exclude(buried_until__gt=now)
-    if lessons_today:
-        due = due.exclude(Q(question__lesson_id__in=lessons_today) & ~Q(last_review__gte=started))
-    due = _scoped(due, course=course, lesson=lesson)
+    if lessons is None:
+        due_first = _first(_scoped(due, course=course, lesson=lesson), ("due", "pk"))
+    else:
+        reviewed = [row["question_id"] for row in today]
+        due_first = _first(
+            due,
+            ("due", "pk"),
+            lessons=lessons,
+            also=Q(question_id__in=reviewed, last_review__gte=started),
+        )
     chosen, ranked = _most_urgent(
-        due, user=user, now=now, count=min(limit, reviews_left), candidates=reviews_left
+        due_first, user=user, now=now, count=min(limit, reviews_left), candidates=reviews_left
     )
     # Counted only as far as today's limit: what can be done today, at the cost of a page
     # (no more than was ranked, unless the learner's limit is higher than that).
-    due_count = (
-        ranked if reviews_left <= CANDIDATES else due.order_by("due", "pk")[:reviews_left].count()
-    )
+    due_count = ranked if reviews_left <= CANDIDATES else len(due_first(("pk",), reviews_left))
     rank = {pk: i for i, pk in enumerate(chosen)}
     cards = sorted(
         Card.objects.filter(pk__in=chosen).select_related(
@@ -83,33 +104,30 @@ def review_queue(
         key=lambda card: rank[card.pk],
     )
 
-    fresh = _scoped(
-        Card.objects.filter(
-            open_to_learner,
-            user=user,
-            suspended=False,
-            state=Card.State.NEW,
-            question__archived_at__isnull=True,
-            question__lesson__archived_at__isnull=True,
-        )
-        .exclude(question__lesson_id__in=lessons_today)
-        .exclude(buried_until__gt=now),
-        course=course,
-        lesson=lesson,
-    )
-    # In the index's order, so both reads below walk it and stop early.
-    fresh = fresh.order_by("lesson_number", "position", "question_id")
+    fresh: QuerySet[Card] = Card.objects.filter(
+        open_to_learner,
+        user=user,
+        suspended=False,
+        state=Card.State.NEW,
+        question__archived_at__isnull=True,
+        question__lesson__archived_at__isnull=True,
+    ).exclude(buried_until__gt=now)
+    # New cards in course order; either way each read walks an index and stops early.
+    order = ("lesson_number", "position", "question_id")
     room = min(max(limit - len(cards), 0), new_left)
-    new_questions = (
-        [
-            card.question
-            for card in fresh.select_related(
-                "question", "question__lesson__course", "question__section"
-            )[:room]
-        ]
-        if room
-        else []
-    )
+    related = ("question", "question__lesson__course", "question__section")
+    if lessons is None:
+        fresh = _scoped(fresh, course=course, lesson=lesson)
+        fresh_first = _first(fresh, order)
+        chosen_new = list(fresh.order_by(*order).select_related(*related)[:room]) if room else []
+    else:
+        fresh_first = _first(fresh, order, lessons=lessons, in_lesson=order[1:])
+        first_new = {pk: i for i, (pk,) in enumerate(fresh_first(("pk",), room))}
+        chosen_new = sorted(
+            Card.objects.filter(pk__in=first_new).select_related(*related),
+            key=lambda card: first_new[card.pk],
+        )
+    new_questions = [card.question for card in chosen_new]
     # One query for the choices of every question served.
     prefetch_related_objects(
         [card.question for card in cards] + new_questions,
@@ -117,7 +135,7 @@ def review_queue(
     )
     return Queue(
         due_count=due_count,
-        new_count=fresh[:new_left].count(),
+        new_count=len(fresh_first(("pk",), new_left)),
         cards=cards,
         new_questions=new_questions,
         reviews_today=reviews_today,
@@ -131,7 +149,7 @@ largest page the queue serves)."""
 
 
 def _most_urgent(
-    due: QuerySet[Card], *, user: User, now: datetime, count: int, candidates: int
+    due_first: _Reader, *, user: User, now: datetime, count: int, candidates: int
 ) -> tuple[list[int], int]:
     """The ids of the `count` cards to review first, out of the earliest due (at most
     `candidates` of them), and how many were ranked.
@@ -144,11 +162,7 @@ def _most_urgent(
     """
     if candidates <= 0:
         return [], 0
-    rows = list(
-        due.order_by("due", "pk").values_list("pk", "due", "stability", "last_review")[
-            : min(CANDIDATES, candidates)
-        ]
-    )
+    rows = due_first(("pk", "due", "stability", "last_review"), min(CANDIDATES, candidates))
     stability = [math.nan if s is None else s for _, _, s, _ in rows]
     elapsed = [math.nan if last is None else (now - last).days for _, _, _, last in rows]
     chance = retrievability(stability, elapsed, user.scheduler_parameters or None).tolist()
@@ -158,6 +172,79 @@ def _most_urgent(
         key=lambda i: (0, chance[i]) if rows[i][1] <= now else (1, 0.0),
     )
     return [rows[i][0] for i in order[:count]], len(rows)
+
+
+_Reader = Callable[[Sequence[str], int], list[tuple[Any, ...]]]
+
+
+def _first(
+    cards: QuerySet[Card],
+    order: tuple[str, ...],
+    *,
+    lessons: Sequence[int] | None = None,
+    also: Q | None = None,
+    in_lesson: tuple[str, ...] | None = None,
+) -> _Reader:
+    """A reader of the first `n` cards in `order`, as rows of the fields asked for: from one
+    index range, or with `lessons`, from a range in each of those lessons (read in
+    `in_lesson` order, the same as `order` within one lesson) and the cards matching `also`,
+    merged by the database (each range stops at `n`)."""
+
+    def read(fields: Sequence[str], n: int) -> list[tuple[Any, ...]]:
+        if n <= 0:
+            return []
+        if lessons is None:
+            return list(cards.order_by(*order).values_list(*fields)[:n])
+        if connection.vendor != "postgresql":
+            # Elsewhere the same cards from one read, which may pass the waiting ones by.
+            either = Q(lesson_id__in=lessons) | (also or Q(pk__in=[]))
+            return list(cards.filter(either).order_by(*order).values_list(*fields)[:n])
+        # The order's fields are selected too, so the merged rows can be sorted by them.
+        columns = [*fields, *(f for f in order if f not in fields)]
+        # One read per lesson, each an index range stopping at `n`, merged by the database.
+        # The read is compiled once and repeated with each lesson's id in its place; the ids
+        # go in as values, so the planner knows each lesson's size (as a parameter of a
+        # lateral join it guesses, and may walk the whole deck's index instead).
+        within = ("lesson_id", *(in_lesson or order))
+        each = cards.filter(lesson_id=_ANY_LESSON).order_by(*within).values_list(*columns)
+        inner, template = _sql(each[:n])
+        at = template.index(_ANY_LESSON)
+        parts, params = [], []
+        for pk in lessons:
+            parts.append(f"({inner})")
+            params += [*template[:at], pk, *template[at + 1 :]]
+        if also is not None:
+            extra, extra_params = _sql(
+                cards.filter(also).order_by(*order).values_list(*columns)[:n]
+            )
+            parts.append(f"({extra})")
+            params += extra_params
+        by = ", ".join(quote(name) for name in order)
+        if not parts:
+            return []
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"SELECT * FROM ({' UNION ALL '.join(parts)}) AS merged ORDER BY {by} LIMIT %s",
+                [*params, n],
+            )
+            return [row[: len(fields)] for row in cursor.fetchall()]
+
+    return read
+
+
+def _sql(queryset: QuerySet[Any, Any]) -> tuple[str, list[Any]]:
+    sql, params = queryset.query.get_compiler(using=queryset.db).as_sql()
+    return sql, list(params)
+
+
+def _open_lessons(*, course: str, lesson: str, waiting: set[int]) -> list[int]:
+    """The lessons in scope whose cards may come today (not those waiting)."""
+    lessons = Lesson.objects.exclude(pk__in=waiting)
+    if course:
+        lessons = lessons.filter(course__slug=course)
+    if lesson:
+        lessons = lessons.filter(slug=lesson)
+    return list(lessons.order_by("pk").values_list("pk", flat=True))
 
 
 def _scoped(queryset: QuerySet[Card], *, course: str, lesson: str) -> QuerySet[Card]:

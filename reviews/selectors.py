@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from django.db.models import Prefetch, QuerySet
 
+from accounts.exports import ROWS
 from accounts.models import User
 from quizzes.models import Choice
 from reviews.models import Answer, Card, Deck, IdempotencyRecord, Reveal
@@ -29,8 +31,8 @@ def answer_of(*, user: User, answer_id: int) -> Answer | None:
     )
 
 
-def export_answers(user: User) -> list[dict[str, Any]]:
-    return [
+def export_answers(user: User) -> Iterator[dict[str, Any]]:
+    return (
         {
             "question": a.question.key,
             "question_version": a.question_version,
@@ -52,8 +54,11 @@ def export_answers(user: User) -> list[dict[str, Any]]:
             "created_at": a.created_at.isoformat(),
             "received_at": a.received_at.isoformat(),
         }
-        for a in Answer.objects.filter(user=user).select_related("question").order_by("pk")
-    ]
+        for a in Answer.objects.filter(user=user)
+        .select_related("question")
+        .order_by("pk")
+        .iterator(ROWS)
+    )
 
 
 def export_deck(user: User) -> dict[str, Any] | None:
@@ -68,34 +73,37 @@ def export_deck(user: User) -> dict[str, Any] | None:
     }
 
 
-def export_stored_responses(user: User) -> list[dict[str, Any]]:
+def export_stored_responses(user: User) -> Iterator[dict[str, Any]]:
     """The responses kept to answer a repeated request (its Idempotency-Key) the same way."""
-    return [
+    return (
         {
             "key": r.key,
             "status_code": r.status_code,
             "response": r.body,
             "created_at": r.created_at.isoformat(),
         }
-        for r in IdempotencyRecord.objects.filter(user=user).order_by("pk")
-    ]
+        for r in IdempotencyRecord.objects.filter(user=user).order_by("pk").iterator(ROWS)
+    )
 
 
-def export_reveals(user: User) -> list[dict[str, Any]]:
+def export_reveals(user: User) -> Iterator[dict[str, Any]]:
     """Each time the learner looked at an answer first."""
-    return [
+    return (
         {
             "id": r.pk,
             "question": r.question.key,
             "variant_seed": None if r.variant_seed is None else str(r.variant_seed),
             "created_at": r.created_at.isoformat(),
         }
-        for r in Reveal.objects.filter(user=user).select_related("question").order_by("pk")
-    ]
+        for r in Reveal.objects.filter(user=user)
+        .select_related("question")
+        .order_by("pk")
+        .iterator(ROWS)
+    )
 
 
-def export_cards(user: User) -> list[dict[str, Any]]:
-    return [
+def export_cards(user: User) -> Iterator[dict[str, Any]]:
+    return (
         dict(row)
         for row in Card.objects.filter(user=user)
         .seen()
@@ -115,4 +123,5 @@ def export_cards(user: User) -> list[dict[str, Any]]:
             "buried_until",
             "reset_at",
         )
-    ]
+        .iterator(ROWS)
+    )

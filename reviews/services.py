@@ -19,7 +19,7 @@ from engine import Grade
 from engine.scheduling import Rating, rating_for
 from quizzes.grading import Graded, grade_submission
 from quizzes.models import Choice, Question
-from reviews import cards, errors
+from reviews import cards, errors, rollups
 from reviews.feedback import answer_result, review_summary
 from reviews.idempotency import Replayable
 from reviews.models import Answer, Card, Reveal
@@ -198,6 +198,7 @@ def answer_submit(
     # The score's range is also a database constraint; checking it here would cost a query.
     answer.full_clean(exclude=["user", "question", "card", "reveal"], validate_constraints=False)
     answer.save()
+    rollups.record(user=user, answers=[answer], courses={question.pk: question.lesson.course_id})
     result = answer_result(
         answer=answer,
         question=question,

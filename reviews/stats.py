@@ -9,14 +9,14 @@ from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from django.db.models import Avg, Count, F, Q
+from django.db.models import Avg, Count, F, Q, Sum
 from django.db.models.functions import TruncDate
 
 from accounts.models import User
 from quizzes.selectors import open_to
 from reviews.days import day_start, streak, study_date
 from reviews.deck import deck_refresh
-from reviews.models import Answer, Card
+from reviews.models import Answer, Card, StudyDay
 from reviews.recall import recall_now
 
 FORECAST_DAYS = 30
@@ -50,17 +50,25 @@ def learner_stats(*, user: User, now: datetime, days: int = 365) -> Stats:
     done = reviews.filter(created_at__gte=started).aggregate(
         all=Count("pk"), new=Count("pk", filter=Q(card_before__state="new"))
     )
-    window = reviews.filter(
-        created_at__gte=now - timedelta(days=RETENTION_DAYS), card_before__state="review"
-    ).aggregate(total=Count("pk"), passed=Count("pk", filter=Q(rating__gt=1)))
-
-    per_day = dict(
-        reviews.filter(created_at__gte=started - timedelta(days=days))
-        .annotate(day=_local_day("created_at", user))
-        .values("day")
-        .annotate(n=Count("pk"))
-        .values_list("day", "n")
+    # The year behind and the month's retention from the log's rollups, a row per study day
+    # and course, however many answers the days hold.
+    studied = StudyDay.objects.filter(user=user, day__lte=today)
+    window = studied.filter(day__gt=today - timedelta(days=RETENTION_DAYS)).aggregate(
+        total=Sum("mature", default=0), passed=Sum("passed", default=0)
     )
+    per_day = dict(
+        studied.filter(day__gt=today - timedelta(days=max(days, 1)), reviews__gt=0)
+        .values("day")
+        .annotate(n=Sum("reviews"))
+        .values_list("day", "n")
+        .order_by()
+    )
+    streak_days = streak(set(per_day), today)
+    if streak_days >= days - 1:
+        # The run may go on past the heatmap's first day: read the rest of it.
+        streak_days = streak(
+            set(studied.filter(reviews__gt=0).values_list("day", flat=True).distinct()), today
+        )
     cards = Card.objects.filter(user=user, suspended=False).exclude(state=Card.State.NEW)
     due_by_day = dict(
         cards.filter(due__lt=tomorrow + timedelta(days=FORECAST_DAYS - 1))
@@ -98,7 +106,7 @@ def learner_stats(*, user: User, now: datetime, days: int = 365) -> Stats:
         due_today=due_today,
         new_available=new_available,
         reviews_today=done["all"],
-        streak_days=streak(set(per_day), today),
+        streak_days=streak_days,
         true_retention=window["passed"] / window["total"] if window["total"] else None,
         average_retrievability=recall,
         forecast=forecast,

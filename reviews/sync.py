@@ -17,7 +17,7 @@ from __future__ import annotations
 import uuid
 from collections import defaultdict
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -31,7 +31,7 @@ from quizzes.errors import AnswerRefused
 from quizzes.grading import Graded
 from quizzes.models import Choice, Question
 from quizzes.selectors import question_is_open_to
-from reviews import bulk, cards
+from reviews import bulk, cards, rollups
 from reviews.feedback import notice_of, verdict
 from reviews.models import Answer, Card
 from reviews.services import (
@@ -82,7 +82,7 @@ def reviews_sync(
         q.pk: q
         for q in Question.objects.live()
         .filter(pk__in={r.question_id for r in reviews})
-        .select_related("section")
+        .select_related("lesson", "section")
         .prefetch_related("choices")
     }
     window = timedelta(seconds=settings.OFFLINE_REVIEW_MAX_AGE)
@@ -234,6 +234,16 @@ def _apply(
             item.answer.card = card
     written = [item for _, reviewed in stepped for item in reviewed] + practised
     bulk.answers_insert(answers=[item.answer for item in written])
+    courses = {pk: question.lesson.course_id for pk, question in questions.items()}
+    rollups.record(user=user, answers=[item.answer for item in written], courses=courses)
+    # Reviews replayed for a late one may now count otherwise (what state their card was in).
+    replayed: dict[int, set[date]] = defaultdict(set)
+    for answer in rewritten:
+        replayed[courses[answer.question_id]].add(
+            rollups.study_date_at(user=user, moment=answer.created_at)
+        )
+    for course_id, days in sorted(replayed.items()):
+        rollups.refresh(user=user, course_id=course_id, days=days)
     for item in written:
         results[item.review.index] = {
             "client_id": str(item.review.client_id),

@@ -14,6 +14,7 @@ from typing import Any
 from celery import shared_task
 from django.utils import timezone
 
+from accounts.export_files import expired_files_prune
 from accounts.services import expired_tokens_prune, notifications_prune
 from accounts.tasks import notification_emails_send
 from config.background import AGAIN_IF_LOST, RETRY
@@ -70,4 +71,5 @@ def prune_expired() -> dict[str, int]:
         "tokens": expired_tokens_prune(now=now),
         "idempotency_records": idempotency_records_prune(now=now),
         "notifications": notifications_prune(now=now),
+        "exports": expired_files_prune(now=now),
     }

@@ -10,6 +10,7 @@ urlpatterns = [
     path("auth/csrf/", views.CsrfView.as_view(), name="auth-csrf"),
     path("me/", views.MeView.as_view(), name="me"),
     path("me/export/", views.ExportView.as_view(), name="me-export"),
+    path("me/export/files/<str:token>/", views.ExportFileView.as_view(), name="export-file"),
     path("notifications/", views.NotificationListView.as_view(), name="notifications"),
     path("notifications/read/", views.NotificationsReadView.as_view(), name="notifications-read"),
 ]

@@ -1,6 +1,9 @@
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import authenticate, login, logout
+from django.core import signing
+from django.http import FileResponse, StreamingHttpResponse
 from django.middleware.csrf import get_token
 from django.utils import timezone
 from drf_spectacular.utils import (
@@ -10,12 +13,13 @@ from drf_spectacular.utils import (
     inline_serializer,
 )
 from rest_framework import generics, serializers, status
+from rest_framework.exceptions import NotFound
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts import selectors, services
+from accounts import export_files, selectors, services, tasks
 from accounts.api.serializers import (
     LoginResponseSerializer,
     LoginSerializer,
@@ -30,6 +34,7 @@ from accounts.api.serializers import (
 from accounts.api.throttles import LoginThrottle, RegisterThrottle
 from accounts.filters import NotificationFilter
 from accounts.models import Notification
+from config import background
 from config.problems import Problem
 
 
@@ -200,9 +205,68 @@ class ExportView(APIView):
         summary="Export everything held about the caller",
         operation_id="exportAccount",
     )
-    def get(self, request: Request) -> Response:
-        data: dict[str, Any] = selectors.user_export(user=request.user)
-        return Response(data)
+    def get(self, request: Request) -> StreamingHttpResponse:
+        return export_files.streamed(request.user)
+
+    @extend_schema(
+        request=None,
+        responses={
+            202: OpenApiResponse(
+                response=inline_serializer(
+                    "ExportPreparing",
+                    {"status": serializers.CharField(), "detail": serializers.CharField()},
+                ),
+                description="The export is being prepared; a notification brings its link.",
+            )
+        },
+        summary="Prepare the export in the background, for a notification with a link",
+        operation_id="prepareAccountExport",
+    )
+    def post(self, request: Request) -> Response:
+        started = export_files.request_preparation(
+            request.user, send=lambda pk: background.send(tasks.export_prepare, pk)
+        )
+        return Response(
+            {
+                "status": "preparing",
+                "detail": "Your export is being prepared: a notification will bring a link "
+                "to download it."
+                if started
+                else "Your export is already being prepared: a notification will bring a "
+                "link to download it.",
+            },
+            status=status.HTTP_202_ACCEPTED,
+        )
+
+
+class ExportFileView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        responses={
+            (200, "application/json"): OpenApiResponse(description="The prepared export."),
+        },
+        summary="Download a prepared export (its owner, signed in, before the link expires)",
+        operation_id="downloadAccountExport",
+    )
+    def get(self, request: Request, token: str) -> FileResponse:
+        try:
+            opened, name = export_files.file_for(token=token, user=request.user)
+        except signing.BadSignature:
+            raise NotFound("There is no such export.") from None
+        except export_files.LinkExpired:
+            raise Problem(
+                status_code=410,
+                slug="export-expired",
+                title="This export has expired",
+                detail="Links to a prepared export last "
+                f"{settings.EXPORT_LINK_SECONDS // 3600} hours. Ask for a new export.",
+            ) from None
+        response = FileResponse(
+            opened, as_attachment=True, filename=name, content_type="application/json"
+        )
+        response["Cache-Control"] = "no-store"
+        return response
 
 
 @extend_schema_view(

@@ -22,10 +22,10 @@ from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
-from rest_framework.renderers import JSONRenderer
 
-from accounts import selectors, services
+from accounts import export_files, exports, selectors, services, tasks
 from accounts.web import forms
+from config import background
 from config.throttles import throttle_page
 
 NOTIFICATIONS_PER_PAGE = 20
@@ -229,15 +229,24 @@ def device_revoke(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def export(request: HttpRequest) -> HttpResponse:
+    user = request.user
+    large = exports.is_large(user)  # type: ignore[arg-type]
     if request.method == "GET":
-        return render(request, "accounts/export.html")
-    # The same document as GET /api/v1/me/export/, rendered the way the API renders it.
-    data = selectors.user_export(user=request.user)  # type: ignore[arg-type]
-    day = timezone.now().date().isoformat()
-    response = HttpResponse(JSONRenderer().render(data), content_type="application/json")
-    response["Content-Disposition"] = f'attachment; filename="residual-export-{day}.json"'
-    response["Cache-Control"] = "no-store"
-    return response
+        return render(request, "accounts/export.html", {"large": large})
+    if not large:
+        # The same document as GET /api/v1/me/export/, streamed as it is read.
+        return export_files.streamed(user)  # type: ignore[arg-type]
+    started = export_files.request_preparation(
+        user,  # type: ignore[arg-type]
+        send=lambda pk: background.send(tasks.export_prepare, pk),
+    )
+    messages.success(
+        request,
+        "Your file is being prepared. A notification will bring a link to download it."
+        if started
+        else "Your file is already being prepared. A notification will bring a link to it.",
+    )
+    return _see_other(reverse("accounts:export"))
 
 
 @login_required

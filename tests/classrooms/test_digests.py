@@ -12,6 +12,7 @@ from accounts.models import Notification
 from accounts.services import notification_emails_send
 from classrooms import digests
 from reviews.models import Answer, Card
+from reviews.rollups import rebuild_everyone
 from tests.factories import (
     ClassroomFactory,
     LessonFactory,
@@ -53,6 +54,7 @@ def classroom():
             user=behind, question=question, state="review", stability=2.0, difficulty=5.0,
             last_review=NOW - timedelta(days=20), due=NOW - timedelta(days=10), reps=2, seed=1,
         )  # fmt: skip
+    rebuild_everyone()  # the answers above were written straight to the log
     return room
 
 

@@ -143,3 +143,26 @@ def test_two_learners_decks_are_their_own():
     assert Card.objects.filter(user=one, question=question).count() == 1
     assert not Card.objects.filter(user=two).exists()
     assert not Deck.objects.filter(user=two).exists()
+
+
+def test_a_question_moved_to_another_lesson_takes_its_cards_with_it():
+    user = UserFactory()
+    now = timezone.now()
+    first, second = LessonFactory(number=1), LessonFactory(number=2)
+    moved, stays = QuestionFactory(lesson=first), QuestionFactory(lesson=first)
+    deck_refresh(user=user, now=now)
+    reviewed = Card.objects.get(user=user, question=stays)
+    reviewed.state, reviewed.stability, reviewed.last_review = "review", 3.0, now
+    reviewed.save()
+    # Content moves both questions to the second lesson: the new card and the reviewed one.
+    Card.objects.filter(user=user).update(lesson=first)
+    for question in (moved, stays):
+        question.lesson = second
+        question.save(update_fields=["lesson"])
+    bank_revision_bump()
+
+    deck_refresh(user=user, now=now)
+
+    lessons = dict(Card.objects.filter(user=user).values_list("question_id", "lesson_id"))
+    assert lessons == {moved.pk: second.pk, stays.pk: second.pk}
+    assert Card.objects.get(user=user, question=moved).lesson_number == 2

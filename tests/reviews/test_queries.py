@@ -14,6 +14,12 @@ from tests.factories import ChoiceFactory, QuestionFactory, UserFactory
 pytestmark = pytest.mark.django_db
 
 
+# An answer's queries, at most: the token, the question, a savepoint, the idempotency key's
+# lock (PostgreSQL) and record, the card, its write, the answer, the rollups (one statement on
+# PostgreSQL, two elsewhere), the record's write and the savepoint's release.
+ANSWER_BUDGET = 11
+
+
 def learner_with_history(answers: int):
     user = UserFactory()
     question = QuestionFactory()
@@ -60,20 +66,20 @@ def test_answering_costs_the_same_for_10_prior_answers_as_for_5000(client, with_
         )
 
     assert counts[0] == counts[1]
-    assert counts[0] <= 10, counts
+    assert counts[0] <= ANSWER_BUDGET, counts
 
 
-def test_a_choice_answer_stays_within_ten_queries(client):
+def test_a_choice_answer_stays_within_the_budget(client):
     _, key = learner_with_history(10)
     right = ChoiceFactory(is_correct=True)
     ChoiceFactory(question=right.question)
 
     queries = queries_to_answer(client, key, right.question, {"choice_ids": [right.pk]})
 
-    assert len(queries) <= 10, "\n".join(queries)
+    assert len(queries) <= ANSWER_BUDGET, "\n".join(queries)
 
 
-def test_a_choice_answer_with_its_token_stays_within_ten_queries(client):
+def test_a_choice_answer_with_its_token_stays_within_the_budget(client):
     user, key = learner_with_history(10)
     right = ChoiceFactory(is_correct=True)
     other = ChoiceFactory(question=right.question)
@@ -91,4 +97,4 @@ def test_a_choice_answer_with_its_token_stays_within_ten_queries(client):
         client, key, right.question, {"choice_ids": [right.pk], "variant": token}
     )
 
-    assert len(queries) <= 10, "\n".join(queries)
+    assert len(queries) <= ANSWER_BUDGET, "\n".join(queries)

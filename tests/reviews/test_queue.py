@@ -243,3 +243,36 @@ def test_the_queue_over_http_serves_each_question_ready_to_answer(api):
         {"response": "0", "variant": new["question"]["variant"]["token"]},
     )
     assert answered.json()["review"]["card_id"] == Card.objects.get(question=generated).pk
+
+
+def test_a_lesson_whose_cards_wait_leaves_the_other_lessons_cards_to_come():
+    """Read a lesson at a time (on PostgreSQL): the waiting lesson's cards stay out, however
+    many, the other lessons' due and new cards come in their order, and a card of the waiting
+    lesson reviewed today may come again (its next learning step)."""
+    user = UserFactory()
+    now = timezone.now()
+    waiting, other, third = (
+        LessonFactory(number=1),
+        LessonFactory(number=2),
+        LessonFactory(number=3),
+    )
+    answered = card(user, QuestionFactory(lesson=waiting), due=now - timedelta(minutes=5))
+    answered.last_review = now - timedelta(minutes=10)
+    answered.save()
+    Answer.objects.create(
+        user=user, question=answered.question, question_version=1, status="correct", score=1,
+        created_at=now - timedelta(minutes=10),
+    )  # fmt: skip
+    for days in range(1, 30):
+        card(user, QuestionFactory(lesson=waiting), due=now - timedelta(days=days))
+    later = card(user, QuestionFactory(lesson=other), due=now - timedelta(hours=1))
+    sooner = card(user, QuestionFactory(lesson=third), due=now - timedelta(days=2))
+    new_first = QuestionFactory(lesson=other, position=1)
+    QuestionFactory(lesson=waiting, position=0)  # new, but its lesson waits
+
+    found = review_queue(user=user, now=now, limit=10)
+
+    assert {c.pk for c in found.cards} == {answered.pk, later.pk, sooner.pk}
+    assert found.due_count == 3
+    assert found.new_questions[0] == new_first
+    assert all(q.lesson_id != waiting.pk for q in found.new_questions)

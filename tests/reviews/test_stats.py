@@ -10,6 +10,7 @@ from django.utils import timezone
 from accounts import services as account_services
 from engine.scheduling import retrievability
 from reviews.models import Answer, Card
+from reviews.rollups import rebuild_everyone
 from reviews.stats import cards_by_state, learner_stats
 from tests.factories import QuestionFactory, UserFactory
 from tests.reviews.test_queue import deck
@@ -39,6 +40,7 @@ def test_stats_match_a_hand_count():
             user=user, question=question, state="review", due=due, stability=10.0,
             difficulty=5.0, last_review=now - timedelta(days=1), seed=1,
         )  # fmt: skip
+    rebuild_everyone()  # the answers above were written straight to the log
 
     stats = learner_stats(user=user, now=now, days=7)
 

@@ -3,13 +3,15 @@ from typing import Any
 from django.core.management.base import BaseCommand
 from django.utils import timezone
 
+from accounts.export_files import expired_files_prune
 from accounts.services import expired_tokens_prune, notifications_prune
 from reviews.idempotency import idempotency_records_prune
 
 
 class Command(BaseCommand):
     help = (
-        "Delete expired API tokens, and idempotency records and notifications past their lifetime."
+        "Delete expired API tokens, idempotency records and notifications past their lifetime, "
+        "and prepared exports whose links have expired."
     )
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -17,7 +19,8 @@ class Command(BaseCommand):
         tokens = expired_tokens_prune(now=now)
         records = idempotency_records_prune(now=now)
         notifications = notifications_prune(now=now)
+        files = expired_files_prune(now=now)
         self.stdout.write(
-            f"Deleted {tokens} expired token(s), {records} idempotency record(s) and "
-            f"{notifications} old notification(s)."
+            f"Deleted {tokens} expired token(s), {records} idempotency record(s), "
+            f"{notifications} old notification(s) and {files} expired export(s)."
         )

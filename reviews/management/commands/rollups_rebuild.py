@@ -1,0 +1,19 @@
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandParser
+
+from reviews.rollups import rebuild_everyone
+
+
+class Command(BaseCommand):
+    help = (
+        "Rebuild learners' study rollups (per course and study day) from the review log, "
+        "which stays the truth: after restoring a backup, or to check them."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--user", type=int, action="append", help="Only this user id.")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        learners = rebuild_everyone(user_ids=options["user"])
+        self.stdout.write(f"Rebuilt the rollups of {learners} learner(s).")
