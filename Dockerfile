@@ -17,5 +17,4 @@ RUN DEBUG=0 SECRET_KEY=collectstatic-only python manage.py collectstatic --noinp
 USER residual
 
 EXPOSE 8000
-CMD ["gunicorn", "config.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "4", \
-     "--access-logfile", "-", "--timeout", "30"]
+CMD ["gunicorn", "config.wsgi:application", "-c", "config/gunicorn.py"]
