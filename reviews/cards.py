@@ -260,9 +260,7 @@ def review_undo(*, user: User) -> tuple[Card | None, int]:
         rollups.refresh(
             user=user, course_id=card.question.lesson.course_id, days={taken_back, *replayed}
         )
-        if history:
-            pass  # replayed above
-        elif before.state == "new" and not card.reviews.exists():
+        if not history and before.state == "new" and not card.reviews.exists():
             if card.pending_reveal_id is None:
                 card.delete()
                 # The deck may have counted this card as made: build it again in full next time.
@@ -271,7 +269,7 @@ def review_undo(*, user: User) -> tuple[Card | None, int]:
             apply_state(card, before)
             # Kept for the reveal it waits for: back among the new cards, in course order.
             card.lesson_number, card.position = course_place(question_id)
-        else:
+        elif not history:
             apply_state(card, before)
         if card.leech and card.lapses < settings.LEECH_LAPSES:
             card.leech = False
