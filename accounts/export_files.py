@@ -11,7 +11,7 @@ before it expires; a leaked link is no use to anyone else.
 from __future__ import annotations
 
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from secrets import token_hex
@@ -53,13 +53,13 @@ def filename(now: datetime) -> str:
     return f"residual-export-{now.date().isoformat()}.json"
 
 
-def request_preparation(user: User, *, send: object) -> bool:
+def request_preparation(user: User, *, send: Callable[[int], None]) -> bool:
     """Starts preparing the learner's export in the background, unless one is under way
     already (for `EXPORT_PREPARING_SECONDS`): asking again does not start another. `send`
     queues the work after the request commits. Returns whether one was started."""
     if not cache.add(f"export-preparing:{user.pk}", True, settings.EXPORT_PREPARING_SECONDS):
         return False
-    transaction.on_commit(lambda: send(user.pk))  # type: ignore[operator]
+    transaction.on_commit(lambda: send(user.pk))
     return True
 
 

@@ -35,6 +35,35 @@ TARGET_MS = 300.0
 BATCH = 5_000
 
 
+def course_built(*, questions: int, lessons: int) -> tuple[Any, list[Any], list[Any]]:
+    """A course of `lessons` one-section lessons and `questions` numeric questions spread over
+    them, made in a few statements; returns (course, lessons, questions)."""
+    from course.models import Course, Lesson, Section
+    from quizzes.models import Question
+
+    course = Course.objects.create(slug="bench-course", title="Bench course", summary="Bench.")
+    made = Lesson.objects.bulk_create(
+        Lesson(course=course, slug=f"bench-{n}", number=n, title=f"Lesson {n}", summary=".",
+               minutes=10)
+        for n in range(1, lessons + 1)
+    )  # fmt: skip
+    sections = Section.objects.bulk_create(
+        Section(lesson=lesson, slug="only", position=1, title="Only", body_markdown=".",
+                body_html="<p>.</p>")
+        for lesson in made
+    )  # fmt: skip
+    asked = Question.objects.bulk_create(
+        Question(
+            key=f"bench-q{n}", kind="numeric", topic="mlp", difficulty=2,
+            lesson=made[n % lessons], section=sections[n % lessons], position=n,
+            prompt_markdown="1 + 1?", prompt_html="<p>1 + 1?</p>", answer=2,
+            tolerance={"kind": "exact", "amount": 0.0},
+        )
+        for n in range(questions)
+    )  # fmt: skip
+    return course, made, asked
+
+
 def build() -> tuple[Any, Any]:
     """The course, the class and its history; returns (classroom, teacher)."""
     import numpy as np
@@ -42,32 +71,12 @@ def build() -> tuple[Any, Any]:
 
     from accounts.models import User
     from classrooms.models import Assignment, Classroom, Membership
-    from course.models import Course, Lesson, LessonProgress, Section
-    from quizzes.models import Question
+    from course.models import LessonProgress
     from reviews.models import Answer, Card
 
     rng = np.random.default_rng(7)
     now = timezone.now()
-    course = Course.objects.create(slug="bench-course", title="Bench course", summary="Bench.")
-    lessons = Lesson.objects.bulk_create(
-        Lesson(course=course, slug=f"bench-{n}", number=n, title=f"Lesson {n}", summary=".",
-               minutes=10)
-        for n in range(1, LESSONS + 1)
-    )  # fmt: skip
-    sections = Section.objects.bulk_create(
-        Section(lesson=lesson, slug="only", position=1, title="Only", body_markdown=".",
-                body_html="<p>.</p>")
-        for lesson in lessons
-    )  # fmt: skip
-    questions = Question.objects.bulk_create(
-        Question(
-            key=f"bench-q{n}", kind="numeric", topic="mlp", difficulty=2,
-            lesson=lessons[n % LESSONS], section=sections[n % LESSONS], position=n,
-            prompt_markdown="1 + 1?",
-            prompt_html="<p>1 + 1?</p>", answer=2, tolerance={"kind": "exact", "amount": 0.0},
-        )
-        for n in range(QUESTIONS)
-    )  # fmt: skip
+    course, lessons, questions = course_built(questions=QUESTIONS, lessons=LESSONS)
     teacher = User.objects.create_user("bench-teacher", password="bench-password-123")
     zones = ["UTC", "Europe/Berlin", "America/New_York", "Asia/Tokyo", "Asia/Kolkata"]
     learners = User.objects.bulk_create(
@@ -147,6 +156,9 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=20)
     options = parser.parse_args()
     django_on_fresh_database(load_content=False, SECURE_SSL_REDIRECT="0")
+    from io import StringIO
+
+    from django.core.management import call_command
     from django.db import connection
     from django.test import Client
     from django.utils import timezone
@@ -158,6 +170,8 @@ def main() -> None:
 
     started = time.perf_counter()
     classroom, teacher = build()
+    # The answers went straight to the log: their rollups are summed from it, as after a restore.
+    call_command("rollups_rebuild", stdout=StringIO())
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE")
     print(f"built in {time.perf_counter() - started:.1f}s: {LEARNERS} learners, "

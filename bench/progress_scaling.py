@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.answer_path import django_on_fresh_database  # noqa: E402
-from bench.classroom_progress import timings_ms  # noqa: E402
+from bench.classroom_progress import course_built, timings_ms  # noqa: E402
 
 QUESTIONS, LESSONS = 100, 5
 SMALL, LARGE = 10, 1_000
@@ -43,32 +43,11 @@ def build(learners: int) -> tuple[Any, Any, Any]:
 
     from accounts.models import User
     from classrooms.models import Classroom, Membership
-    from course.models import Course, Lesson, Section
-    from quizzes.models import Question
 
     now = timezone.now()
-    course = Course.objects.create(slug="bench-course", title="Bench course", summary="Bench.")
-    lessons = Lesson.objects.bulk_create(
-        Lesson(course=course, slug=f"bench-{n}", number=n, title=f"Lesson {n}", summary=".",
-               minutes=10)
-        for n in range(1, LESSONS + 1)
-    )  # fmt: skip
-    sections = Section.objects.bulk_create(
-        Section(lesson=lesson, slug="only", position=1, title="Only", body_markdown=".",
-                body_html="<p>.</p>")
-        for lesson in lessons
-    )  # fmt: skip
-    Question.objects.bulk_create(
-        Question(
-            key=f"bench-q{n}", kind="numeric", topic="mlp", difficulty=2,
-            lesson=lessons[n % LESSONS], section=sections[n % LESSONS], position=n,
-            prompt_markdown="1 + 1?", prompt_html="<p>1 + 1?</p>", answer=2,
-            tolerance={"kind": "exact", "amount": 0.0},
-        )
-        for n in range(QUESTIONS)
-    )  # fmt: skip
+    course, _, questions = course_built(questions=QUESTIONS, lessons=LESSONS)
     # Made in one statement, the questions' ids run on from the first.
-    first_question = min(Question.objects.values_list("pk", flat=True))
+    first_question = min(question.pk for question in questions)
     teacher = User.objects.create_user("bench-teacher", password="bench-password-123")
     classes = []
     for size, answers in (("small", SMALL), ("large", LARGE)):
