@@ -70,18 +70,21 @@ def free_port() -> int:
 
 
 @contextmanager
-def gunicorn(env: dict[str, str], *, workers: int) -> Iterator[int]:
+def gunicorn(env: dict[str, str], *, workers: int, production: bool = False) -> Iterator[int]:
     """The app served by gunicorn with `env` on a free local port, open once it listens;
-    yields the port and stops the server at the end."""
+    yields the port and stops the server at the end. `production` serves it with the
+    production settings (`config/gunicorn.py`, access log included), `workers` of them;
+    otherwise with gunicorn's defaults (sync workers, no keep-alive)."""
     port = free_port()
+    settings = ("-c", "config/gunicorn.py") if production else ("--log-level", "warning")
     server = subprocess.Popen(
         [
-            *(sys.executable, "-m", "gunicorn", "config.wsgi:application"),
+            *(sys.executable, "-m", "gunicorn", "config.wsgi:application", *settings),
             *("--bind", f"127.0.0.1:{port}", "--workers", str(workers)),
-            *("--log-level", "warning"),
         ],
         cwd=ROOT,
         env=env,
+        stdout=subprocess.DEVNULL,
     )
     try:
         for _ in range(100):
@@ -188,6 +191,11 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--workers", type=int, default=3)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument(
+        "--production",
+        action="store_true",
+        help="serve with config/gunicorn.py (threaded workers, keep-alive) instead of sync ones",
+    )
     options = parser.parse_args()
 
     url = os.environ.get("DATABASE_URL", DEFAULT_URL)
@@ -211,7 +219,7 @@ def main() -> None:
     payloads.write_text(json.dumps(setup["payloads"]))
 
     try:
-        with gunicorn(env, workers=options.workers) as port:
+        with gunicorn(env, workers=options.workers, production=options.production) as port:
             base = f"http://127.0.0.1:{port}"
             drive(base, setup["token"], 2, options.clients, "trivial", payloads)  # warm up
             # Alternate the two loads, so a passing spike of other work falls on both.
@@ -231,7 +239,11 @@ def main() -> None:
         return run["ok"] / run["seconds"]
 
     workers, clients = options.workers, options.clients
-    print(f"gunicorn {workers} workers, {clients} clients, {options.seconds:g}s per load and round")
+    kind = "threaded (config/gunicorn.py)" if options.production else "sync"
+    print(
+        f"gunicorn {workers} {kind} workers, {clients} clients, "
+        f"{options.seconds:g}s per load and round"
+    )
     for number, both in enumerate(rounds, start=1):
         trivial, answers = rate(both["trivial"]), rate(both["answer"])
         errors = both["trivial"]["errors"] + both["answer"]["errors"]

@@ -6,16 +6,19 @@ steps it, so two answers to one card at once are applied one after the other.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Sequence
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.conf import settings
-from django.db import transaction
-from django.db.models import Exists, Q
+from django.db import connections, router, transaction
+from django.db.models import Q
+from django.db.transaction import TransactionManagementError
 
 from accounts.models import User
-from config import background
+from config import background, rows
 from engine import scheduling
 from engine.scheduling import CardState, Rating, ReviewOutcome, SchedulerConfig
 from quizzes.models import Question
@@ -60,6 +63,27 @@ def scheduler_config(user: User) -> SchedulerConfig:
     return SchedulerConfig(desired_retention=user.desired_retention, parameters=parameters)
 
 
+CARD_COLUMNS = rows.Columns(Card)
+
+
+@functools.cache
+def _card_locked_sql(alias: str, *, with_nonce: bool) -> str:
+    connection = connections[alias]
+    quote = connection.ops.quote_name
+    card, answers = quote(Card._meta.db_table), quote(Answer._meta.db_table)
+    used = (
+        f"EXISTS (SELECT 1 FROM {answers} WHERE {answers}.{quote('user_id')} = %s"
+        f" AND {answers}.{quote('variant_nonce')} = %s)"
+        if with_nonce
+        else "FALSE"
+    )
+    sql = (
+        f"SELECT {CARD_COLUMNS.select(Card._meta.db_table, connection)}, {used} FROM {card}"
+        f" WHERE {card}.{quote('user_id')} = %s AND {card}.{quote('question_id')} = %s"
+    )
+    return sql + " FOR UPDATE" if connection.features.has_select_for_update else sql
+
+
 def card_locked(
     *, user: User, question: Question, variant_nonce: str = ""
 ) -> tuple[Card | None, bool]:
@@ -68,16 +92,23 @@ def card_locked(
     in any mode. A card made ahead in the learner's deck is still new and is stepped from there.
 
     One query when the learner has a card for the question; without one, a second looks for
-    the token's earlier answers (a practice answer leaves no card behind).
+    the token's earlier answers (a practice answer leaves no card behind). Every answer makes
+    this read, so its SQL is written once (`config.rows`) rather than compiled each time.
     """
-    cards = Card.objects.select_for_update().filter(user=user, question=question)
-    if not variant_nonce:
-        return cards.first(), False
-    used = Answer.objects.filter(user=user, variant_nonce=variant_nonce)
-    card = cards.annotate(variant_answered=Exists(used)).first()
-    if card is None:
-        return None, used.exists()
-    return card, bool(getattr(card, "variant_answered", False))
+    connection = connections[router.db_for_write(Card)]
+    if not connection.in_atomic_block:
+        raise TransactionManagementError("card_locked locks the card: call it in a transaction")
+    sql = _card_locked_sql(connection.alias, with_nonce=bool(variant_nonce))
+    params: list[Any] = [user.pk, variant_nonce] if variant_nonce else []
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*params, user.pk, question.pk])
+        row = cursor.fetchone()
+    if row is None:
+        answered = bool(variant_nonce) and (
+            Answer.objects.filter(user=user, variant_nonce=variant_nonce).exists()
+        )
+        return None, answered
+    return CARD_COLUMNS.instance(row, connection), bool(row[-1])
 
 
 def card_review(
@@ -108,7 +139,10 @@ def card_review(
     apply_state(card, outcome.state)
     card.pending_reveal = None  # this review is the one a reveal was waiting for
     mark_leech(card)
-    card.save(update_fields=SCHEDULE_FIELDS if card.pk else None)
+    if card.pk:
+        rows.update(card, SCHEDULE_FIELDS)  # every review makes this write: its SQL is kept
+    else:
+        card.save()
     return card, before, outcome
 
 

@@ -1,0 +1,137 @@
+"""The hot path's hand-written reads give the instances the ORM gives, and its write writes what
+`save(update_fields=...)` would (on SQLite and on PostgreSQL, whose converters differ)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.db import DatabaseError, transaction
+from django.db.transaction import TransactionManagementError
+from django.utils import timezone
+from knox.models import AuthToken
+from knox.settings import CONSTANTS
+
+from accounts.auth import tokens_by_key
+from accounts.services import token_create
+from config import rows
+from quizzes.models import Question
+from quizzes.selectors import question_to_answer
+from reviews.cards import card_locked
+from reviews.models import Answer, Card
+from tests.factories import QuestionFactory, UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def fields_of(instance, names):
+    return {name: getattr(instance, name) for name in names}
+
+
+def same_as_the_orm(read, expected, *, deferred=frozenset()):
+    names = [f.attname for f in type(expected)._meta.concrete_fields]
+    assert read.get_deferred_fields() == set(deferred)
+    loaded = [name for name in names if name not in deferred]
+    assert fields_of(read, loaded) == fields_of(expected, loaded)
+    assert [type(getattr(read, n)) for n in loaded] == [type(getattr(expected, n)) for n in loaded]
+    assert read._state.adding is False
+    assert read._state.db == "default"
+
+
+def test_the_question_to_answer_is_the_orms_question_with_its_lesson_and_section():
+    question = QuestionFactory(tolerance={"kind": "relative", "amount": 0.01})
+    expected = Question.objects.select_related("lesson", "section").get(pk=question.pk)
+
+    read = question_to_answer(question_id=question.pk)
+
+    deferred = {"prompt_markdown", "prompt_html", "explanation_markdown", "model_answer_markdown"}
+    same_as_the_orm(read, expected, deferred=deferred)
+    assert read.tolerance == {"kind": "relative", "amount": 0.01}  # JSON, converted
+    same_as_the_orm(read.lesson, expected.lesson)
+    same_as_the_orm(read.section, expected.section, deferred={"body_markdown", "body_html"})
+    # A deferred field still loads when asked for, as the ORM's would.
+    assert read.prompt_markdown == expected.prompt_markdown
+
+
+def test_an_archived_question_or_lesson_is_not_there_to_answer():
+    archived = QuestionFactory(archived_at=timezone.now())
+    in_archived_lesson = QuestionFactory()
+    in_archived_lesson.lesson.archived_at = timezone.now()
+    in_archived_lesson.lesson.save()
+
+    for question in (archived, in_archived_lesson):
+        with pytest.raises(Question.DoesNotExist):
+            question_to_answer(question_id=question.pk)
+    with pytest.raises(Question.DoesNotExist):
+        question_to_answer(question_id=10**9)
+
+
+def test_the_tokens_by_key_are_knoxs_tokens_with_their_user():
+    user = UserFactory()
+    token, key = token_create(user=user)
+    token_create(user=UserFactory())  # another's, under another key
+
+    [read] = tokens_by_key(key[: CONSTANTS.TOKEN_KEY_LENGTH])
+
+    expected = AuthToken.objects.select_related("user").get(pk=token.pk)
+    same_as_the_orm(read, expected)
+    same_as_the_orm(read.user, expected.user)
+    assert tokens_by_key("no-such-key") == []
+
+
+def test_the_locked_card_is_the_orms_card_and_says_whether_the_variant_was_answered():
+    user, question = UserFactory(), QuestionFactory()
+    card = Card.objects.create(user=user, question=question, due=timezone.now(), seed=7)
+    Answer.objects.create(
+        user=user,
+        question=question,
+        question_version=1,
+        mode=Answer.Mode.PRACTICE,
+        variant_nonce="used-nonce",
+        status="correct",
+        score=1.0,
+    )
+
+    with transaction.atomic():
+        read, answered = card_locked(user=user, question=question, variant_nonce="used-nonce")
+        same_as_the_orm(read, Card.objects.get(pk=card.pk))
+        assert answered is True
+        assert card_locked(user=user, question=question, variant_nonce="fresh") == (read, False)
+        assert card_locked(user=user, question=question) == (read, False)
+        # Without a card, the nonce is still looked for.
+        other = QuestionFactory()
+        assert card_locked(user=user, question=other, variant_nonce="used-nonce") == (None, True)
+        assert card_locked(user=user, question=other, variant_nonce="fresh") == (None, False)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_card_is_locked_only_inside_a_transaction():
+    user, question = UserFactory(), QuestionFactory()
+
+    with pytest.raises(TransactionManagementError):
+        card_locked(user=user, question=question)
+
+
+def test_update_writes_the_named_fields_as_save_does_and_nothing_else():
+    user, question = UserFactory(), QuestionFactory()
+    card = Card.objects.create(user=user, question=question, due=timezone.now(), seed=7)
+    due = timezone.now() + timedelta(days=3)
+    card.due, card.stability, card.state, card.seed = due, 4.5, Card.State.REVIEW, 8
+
+    rows.update(card, ["due", "stability", "state"])
+
+    stored = Card.objects.get(pk=card.pk)
+    assert (stored.due, stored.stability, stored.state) == (due, 4.5, Card.State.REVIEW)
+    assert stored.seed == 7  # not named, not written
+
+
+def test_update_of_a_row_not_in_its_table_fails_loudly():
+    card = Card(pk=10**9, due=timezone.now(), seed=1)
+
+    with pytest.raises(DatabaseError, match="not in its table"):
+        rows.update(card, ["due"])
+
+
+def test_columns_refuse_to_defer_what_the_model_does_not_have():
+    with pytest.raises(ValueError, match="no columns"):
+        rows.Columns(Card, defer=["not_a_field"])
