@@ -59,6 +59,7 @@ def build(connection: object) -> None:
     ]
     # Bench question n is `bench-<n>`; a learner's cards are bench questions 1..size, the
     # first `reviewed` of them reviewed before, the rest made ahead as new (see reviews.deck).
+    # Seeds are a hash of the learner and the question, as the app's are.
     cards = """INSERT INTO reviews_card (user_id, question_id, lesson_id, state, step, stability,
                    difficulty, due, last_review, reps, lapses, suspended, leech, seed,
                    lesson_number, position, reset_at, created_at)
@@ -68,7 +69,8 @@ def build(connection: object) -> None:
                    CASE WHEN n <= %(reviewed)s THEN 5.0 END,
                    CASE WHEN n <= %(reviewed)s THEN {due} ELSE now() END,
                    CASE WHEN n <= %(reviewed)s THEN {last_review} END,
-                   CASE WHEN n <= %(reviewed)s THEN 3 ELSE 0 END, 0, false, false, q.id,
+                   CASE WHEN n <= %(reviewed)s THEN 3 ELSE 0 END, 0, false, false,
+                   ('x' || substr(md5('card:' || u.id || ':' || q.id), 1, 15))::bit(60)::bigint,
                    l.number, q.position, NULL, now()
                FROM accounts_user u
                JOIN quizzes_question q ON q.key LIKE 'bench-%%'

@@ -5,6 +5,7 @@ and deck, scheduled by FSRS."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
@@ -143,6 +144,14 @@ class Card(models.Model):
                 fields=["user", "lesson", "due", "id"],
                 condition=models.Q(suspended=False) & ~models.Q(state="new"),
                 name="card_due_by_lesson",
+            ),
+            # The reviewed cards in the order of their seed, a draw at random: the stats'
+            # chance of recall reads its sample from the front, with what the curve needs.
+            models.Index(
+                fields=["user", "seed"],
+                condition=models.Q(last_review__isnull=False),
+                include=["stability", "last_review"],
+                name="card_recall_sample",
             ),
             # New cards in course order.
             models.Index(
@@ -397,3 +406,30 @@ class StudyTotal(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} on course {self.course_id}: {self.reviews} reviews"
+
+
+class DueSlot(models.Model):
+    """How many of a learner's scheduled cards (neither new nor suspended: the cards of the
+    queue's due scan) fall due in one quarter of an hour, UTC. The stats' forecast sums them
+    by the learner's days, which begin on a quarter hour in every time zone.
+
+    Derived, and kept by the database itself: triggers on the card table (migration 0007)
+    count every insert, change and delete of a card, however it is written (an answer, a sync
+    batch, an undo, a suspension, a reset, a bulk update, a deleted account).
+    `manage.py rollups_rebuild` counts them again from the cards, which stay the truth. A slot
+    that empties keeps its row at 0 until the nightly prune.
+    """
+
+    SLOT = timedelta(minutes=15)
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", db_index=False
+    )
+    slot = models.DateTimeField(help_text="The quarter hour's start, UTC.")
+    cards = models.IntegerField(default=0)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "slot"], name="due_slot_once")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} at {self.slot}: {self.cards} due"

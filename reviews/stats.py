@@ -1,19 +1,20 @@
 """A learner's numbers: today's work, streak, retention, recall now, the month ahead, the year
 behind. Days are the learner's own (time zone and day-start hour); a fixed number of queries,
-and the chance of recall over every card is one aggregate in the database."""
+each bounded by what it shows rather than by the deck or the log: the year and the month come
+from the rollups, the month ahead from the due slots, and the chance of recall is one
+aggregate in the database over at most `RECALL_SAMPLE` cards."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
-from zoneinfo import ZoneInfo
 
-from django.db.models import Avg, Count, F, Q, Sum
-from django.db.models.functions import TruncDate
+from django.db.models import Avg, Count, Q, Sum
 
 from accounts.models import User
 from quizzes.selectors import open_to
+from reviews import due_slots
 from reviews.days import day_start, streak, study_date
 from reviews.deck import deck_refresh
 from reviews.models import Answer, Card, StudyDay
@@ -21,6 +22,11 @@ from reviews.recall import recall_now
 
 FORECAST_DAYS = 30
 RETENTION_DAYS = 30
+RECALL_SAMPLE = 4096
+"""The most reviewed cards the mean chance of recall is taken over: a larger deck's is
+estimated from this many drawn at random, within half a percentage point or so (the standard
+error of a mean of values between 0 and 1 over 4,096 of them is at most 0.008, and about 0.002
+for a deck's usual spread)."""
 
 
 @dataclass(frozen=True)
@@ -33,12 +39,6 @@ class Stats:
     average_retrievability: float | None
     forecast: list[dict[str, Any]]
     heatmap: list[dict[str, Any]]
-
-
-def _local_day(field: str, user: User) -> TruncDate:
-    """The learner's study day of a timestamp: their zone, shifted by the day-start hour."""
-    shifted = F(field) - timedelta(hours=user.day_starts_at_hour)
-    return TruncDate(shifted, tzinfo=ZoneInfo(user.timezone))
 
 
 def learner_stats(*, user: User, now: datetime, days: int = 365) -> Stats:
@@ -69,17 +69,18 @@ def learner_stats(*, user: User, now: datetime, days: int = 365) -> Stats:
         streak_days = streak(
             set(studied.filter(reviews__gt=0).values_list("day", flat=True).distinct()), today
         )
-    cards = Card.objects.filter(user=user, suspended=False).exclude(state=Card.State.NEW)
-    due_by_day = dict(
-        cards.filter(due__lt=tomorrow + timedelta(days=FORECAST_DAYS - 1))
-        .annotate(day=_local_day("due", user))
-        .values("day")
-        .annotate(n=Count("pk"))
-        .values_list("day", "n")
+    # The month ahead from the due slots: a count per quarter hour, however many cards.
+    due_by_day = due_slots.due_by_day(
+        user=user, before=tomorrow + timedelta(days=FORECAST_DAYS - 1)
     )
-    recall = Card.objects.filter(user=user, last_review__isnull=False).aggregate(
-        mean=Avg(recall_now(now))
-    )["mean"]
+    # Exact up to RECALL_SAMPLE reviewed cards; past that, the mean of that many drawn at
+    # random: a card's seed is a hash of the learner and the question, unrelated to how the
+    # card has gone, so the ones with the lowest seeds are a fair sample.
+    recall = (
+        Card.objects.filter(user=user, last_review__isnull=False)
+        .order_by("seed")[:RECALL_SAMPLE]
+        .aggregate(mean=Avg(recall_now(now)))["mean"]
+    )
     new_left = max(user.new_cards_per_day - done["new"], 0)
     deck_refresh(user=user, now=now)
     # New cards of live questions the learner may open, forgotten ones included (as the queue

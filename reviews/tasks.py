@@ -19,6 +19,7 @@ from accounts.services import expired_tokens_prune, notifications_prune
 from accounts.tasks import notification_emails_send
 from config.background import AGAIN_IF_LOST, RETRY
 from reviews import fitting, notices
+from reviews.due_slots import empty_slots_prune
 from reviews.idempotency import idempotency_records_prune
 
 logger = logging.getLogger(__name__)
@@ -72,4 +73,5 @@ def prune_expired() -> dict[str, int]:
         "idempotency_records": idempotency_records_prune(now=now),
         "notifications": notifications_prune(now=now),
         "exports": expired_files_prune(now=now),
+        "empty_due_slots": empty_slots_prune(),
     }

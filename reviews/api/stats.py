@@ -10,7 +10,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.fields import QuerySerializer
-from reviews.stats import learner_stats
+from reviews.stats import RECALL_SAMPLE, learner_stats
 
 
 class StatsQuery(QuerySerializer):
@@ -35,7 +35,12 @@ class StatsSerializer(serializers.Serializer[Any]):
     true_retention = serializers.FloatField(
         allow_null=True, help_text="Share of review-state answers passed in the last 30 days."
     )
-    average_retrievability = serializers.FloatField(allow_null=True)
+    average_retrievability = serializers.FloatField(
+        allow_null=True,
+        help_text="Mean chance of recalling a reviewed card now, by the forgetting curve. Past "
+        f"{RECALL_SAMPLE:,} reviewed cards, the mean of {RECALL_SAMPLE:,} of them drawn at random "
+        "(within about half a percentage point).",
+    )
     forecast = ForecastDaySerializer(many=True, help_text="Cards due on each of the next 30 days.")
     heatmap = HeatmapDaySerializer(many=True, help_text="Reviews on each day, oldest first.")
 

@@ -12,7 +12,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from reviews.models import Answer, Card, IdempotencyRecord
+from reviews.due_slots import counted_from_cards
+from reviews.models import Answer, Card, DueSlot, IdempotencyRecord
 from tests.conftest import Api
 from tests.factories import QuestionFactory, UserFactory
 
@@ -124,3 +125,39 @@ def test_one_sync_sent_twice_at_once_applies_each_review_once(live_server):
     assert Answer.objects.count() == 6
     for card in Card.objects.filter(user=user):
         assert card.reps == 2
+
+
+def test_one_learners_answers_at_once_on_many_devices_keep_the_due_slots_in_step(live_server):
+    """Every answer moves a card between due slots; answers of one learner that cross each
+    other's slots wait their turn (on PostgreSQL, the learner's lock in the trigger) and all
+    land, with the slots still what the cards give."""
+    user = UserFactory()
+    questions = [QuestionFactory() for _ in range(6)]
+    clients = [Api(live_server.url) for _ in range(6)]
+    for client in clients:
+        client.authenticate(user)
+    start = threading.Barrier(len(clients))
+    statuses = []
+
+    def send(n: int, client: Api) -> None:
+        start.wait()
+        # Each device answers every question, starting at its own: cards are written by
+        # several requests at once, in orders that cross.
+        for question in questions[n:] + questions[:n]:
+            typed = "8e6" if n % 2 else "1"
+            response = client.post(f"/api/v1/questions/{question.pk}/answers/", {"response": typed})
+            statuses.append(response.status_code)
+
+    threads = [threading.Thread(target=send, args=(n, c)) for n, c in enumerate(clients)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+
+    assert statuses == [201] * len(clients) * len(questions)
+    kept = {
+        (u, slot): n
+        for u, slot, n in DueSlot.objects.exclude(cards=0).values_list("user_id", "slot", "cards")
+    }
+    assert kept == counted_from_cards(user_ids=[user.pk])
+    assert sum(kept.values()) == len(questions)

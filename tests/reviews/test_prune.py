@@ -42,10 +42,10 @@ def test_pruning_removes_only_what_has_expired(settings):
     assert list(AuthToken.objects.values_list("pk", flat=True)) == [live.pk]
     assert list(Notification.objects.values_list("key", flat=True)) == ["recent"]
     assert (
-        "Deleted 1 expired token(s), 1 idempotency record(s), 1 old notification(s) and 0 "
-        "expired export(s)." in out.getvalue()
+        "Deleted 1 expired token(s), 1 idempotency record(s), 1 old notification(s), 0 "
+        "expired export(s) and 0 empty due slot(s)." in out.getvalue()
     )
     assert (
-        "Deleted 0 expired token(s), 0 idempotency record(s), 0 old notification(s) and 0 "
-        "expired export(s)." in out.getvalue()
+        "Deleted 0 expired token(s), 0 idempotency record(s), 0 old notification(s), 0 "
+        "expired export(s) and 0 empty due slot(s)." in out.getvalue()
     )

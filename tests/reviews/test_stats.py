@@ -139,3 +139,37 @@ def test_recall_now_is_the_engines_forgetting_curve_computed_in_the_database():
     stats = learner_stats(user=learner, now=now)
     assert stats.average_retrievability == pytest.approx(float(expected.mean()), rel=1e-12)
     assert 0 < stats.average_retrievability < 1
+
+
+def test_past_the_sample_size_recall_is_the_mean_over_the_cards_of_lowest_seed(monkeypatch):
+    monkeypatch.setattr("reviews.stats.RECALL_SAMPLE", 40)
+    learner = UserFactory()
+    now = timezone.now()
+    rows = [  # seeds out of step with the order of making; stability and age vary with both
+        (
+            (n * 7_919) % 1_000,
+            0.5 + (n * 37) % 60,
+            timedelta(days=(n * 13) % 120, hours=n % 24),
+        )
+        for n in range(150)
+    ]
+    Card.objects.bulk_create(
+        Card(
+            user=learner,
+            question=QuestionFactory(),
+            state="review",
+            stability=stability,
+            last_review=now - ago,
+            due=now,
+            seed=seed,
+        )
+        for seed, stability, ago in rows
+    )
+    drawn = sorted(rows)[:40]
+
+    stats = learner_stats(user=learner, now=now)
+
+    expected = retrievability([s for _, s, _ in drawn], [ago.days for _, _, ago in drawn])
+    everyone = retrievability([s for _, s, _ in rows], [ago.days for _, _, ago in rows])
+    assert stats.average_retrievability == pytest.approx(float(expected.mean()), rel=1e-12)
+    assert float(expected.mean()) != pytest.approx(float(everyone.mean()), rel=1e-6)
