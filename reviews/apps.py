@@ -43,6 +43,11 @@ class ReviewsConfig(AppConfig):
                 label,
                 reason="Sums of the answers (exported) by course and study day, rebuilt from them.",
             )
+        exports.register_derived(
+            "reviews.DueSlot",
+            reason="Counts of the cards (exported) due in each quarter hour, counted again from "
+            "them.",
+        )
         exports.register_large(_many_answers)
         # A learner whose days move has their study days summed again.
         study_days_moved.connect(_days_moved, dispatch_uid="reviews.rollups")
