@@ -3,6 +3,7 @@ number of queries, however many lessons, sections or terms there are."""
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import logging
@@ -18,6 +19,7 @@ from django.db.models import Count, Max, Prefetch, Q, QuerySet
 from redis.exceptions import RedisError
 
 from accounts.models import User
+from course import revisions
 from course.models import Access, Course, GlossaryTerm, Lesson, LessonProgress, Report, Section
 
 # The question bank lives in a later app (quizzes depends on course, not the other way round),
@@ -92,8 +94,25 @@ class LessonPage:
     section_question_ids: dict[int, list[int]]
 
 
-def lesson_page(*, slug: str, user: Any) -> LessonPage:
-    """Everything the lesson page shows; raises Lesson.DoesNotExist."""
+_lesson_pages: revisions.Kept[LessonPage] = revisions.Kept(size=256)
+
+
+def lesson_page(*, slug: str, user: Any, revision: int | None = None) -> LessonPage:
+    """Everything the lesson page shows; raises Lesson.DoesNotExist. What comes from the
+    content (the lesson, its sections, links and questions for the reader's plan) is kept in
+    this process for the content revision (read now unless given), shared by every request:
+    read, never changed. Only whether the reader completed the lesson is read each time."""
+    page = _lesson_pages.get(
+        (slug, user_is_pro(user)),
+        revisions.current() if revision is None else revision,
+        lambda: _lesson_page_content(slug=slug, user=user),
+    )
+    completed = page.lesson.pk in completed_lesson_ids(user=user, lesson_ids=[page.lesson.pk])
+    return dataclasses.replace(page, completed=completed)
+
+
+def _lesson_page_content(*, slug: str, user: Any) -> LessonPage:
+    """The lesson page as its content makes it for the reader's plan (never completed)."""
     lesson = (
         Lesson.objects.live()
         .filter(course__archived_at__isnull=True)
@@ -131,7 +150,7 @@ def lesson_page(*, slug: str, user: Any) -> LessonPage:
         glossary=list(lesson.glossary_terms.all()),
         previous=previous,
         next=following,
-        completed=lesson.pk in completed_lesson_ids(user=user, lesson_ids=[lesson.pk]),
+        completed=False,
         question_ids=[question_id for question_id, _ in questions],
         section_question_ids=by_section,
     )

@@ -7,14 +7,12 @@ grades a question asks).
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
-from django.db import connections, router
 from django.db.models import Prefetch, Q, QuerySet
 
-from config import rows
-from course.models import Access, Lesson, Section
+from course import revisions
+from course.models import Access
 from course.selectors import can_read, user_is_pro
 from quizzes.models import Choice, Question
 
@@ -55,44 +53,18 @@ def question_detail(*, question_id: int) -> Question:
     )
 
 
-QUESTION_TO_ANSWER = rows.Columns(
-    Question,
-    defer=["prompt_markdown", "prompt_html", "explanation_markdown", "model_answer_markdown"],
-)
-LESSON_TO_ANSWER = rows.Columns(Lesson)
-SECTION_TO_ANSWER = rows.Columns(Section, defer=["body_markdown", "body_html"])
+# Questions as answering reads them (never changes them), kept for one content revision.
+_answerable: revisions.Kept[Question] = revisions.Kept(size=4096)
 
 
-@functools.cache
-def _question_to_answer_sql(alias: str) -> str:
-    connection = connections[alias]
-    quote = connection.ops.quote_name
-    joined = (QUESTION_TO_ANSWER, LESSON_TO_ANSWER, SECTION_TO_ANSWER)
-    question, lesson, section = (quote(columns.table) for columns in joined)
-    selected = ", ".join(columns.select(columns.table, connection) for columns in joined)
-    return (
-        f"SELECT {selected} FROM {question}"
-        f" JOIN {lesson} ON {lesson}.{quote('id')} = {question}.{quote('lesson_id')}"
-        f" JOIN {section} ON {section}.{quote('id')} = {question}.{quote('section_id')}"
-        f" WHERE {question}.{quote('id')} = %s AND {question}.{quote('archived_at')} IS NULL"
-        f" AND {lesson}.{quote('archived_at')} IS NULL"
+def question_to_answer(*, question_id: int, revision: int | None = None) -> Question:
+    """The live question with its lesson, course, section and choices in order, as kept in this
+    process for the content revision (`course.revisions`, read now unless given): built in two
+    queries when the revision changes, and otherwise taken from memory. Every answer makes
+    this read. Shared by every request in the process: read, never changed. Raises
+    Question.DoesNotExist."""
+    return _answerable.get(
+        question_id,
+        revisions.current() if revision is None else revision,
+        lambda: question_detail(question_id=question_id),
     )
-
-
-def question_to_answer(*, question_id: int) -> Question:
-    """The live question of a live lesson with what grading needs (its lesson and section, less
-    the texts only a page shows), in one query; choices come later, only for choice questions.
-    Raises Question.DoesNotExist. Every answer makes this read, so its SQL is written once
-    (`config.rows`) rather than compiled each time."""
-    connection = connections[router.db_for_read(Question)]
-    with connection.cursor() as cursor:
-        cursor.execute(_question_to_answer_sql(connection.alias), [question_id])
-        row = cursor.fetchone()
-    if row is None:
-        raise Question.DoesNotExist(f"No live question {question_id}")
-    question = QUESTION_TO_ANSWER.instance(row, connection)
-    start = len(QUESTION_TO_ANSWER)
-    rows.relate(question, "lesson", LESSON_TO_ANSWER.instance(row, connection, start))
-    start += len(LESSON_TO_ANSWER)
-    rows.relate(question, "section", SECTION_TO_ANSWER.instance(row, connection, start))
-    return question

@@ -14,11 +14,11 @@ archived since, so archiving needs no rebuild.
 
 from __future__ import annotations
 
+import functools
 from datetime import datetime
 
-from django.db import transaction
+from django.db import connections, router, transaction
 from django.db.models import Case, Exists, F, OuterRef, Q, Subquery, When
-from django.db.models.functions import Coalesce
 
 from accounts.models import User
 from quizzes.models import BankRevision, Question
@@ -28,18 +28,29 @@ from reviews.models import Card, Deck
 BATCH = 2_000
 
 
-def deck_refresh(*, user: User, now: datetime) -> None:
-    """Makes the learner's missing new cards, if the deck is behind the bank (see above)."""
-    stamp = (
-        User.objects.filter(pk=user.pk)
-        .values_list(
-            Coalesce(Subquery(BankRevision.objects.filter(pk=1).values("number")), 0),
-            Coalesce(Subquery(Question.objects.order_by("-pk").values("pk")[:1]), 0),
-            Subquery(Deck.objects.filter(user=OuterRef("pk")).values("revision")),
-            Subquery(Deck.objects.filter(user=OuterRef("pk")).values("questions_through")),
-        )
-        .get()
+@functools.cache
+def _stamp_sql(alias: str) -> str:
+    quote = connections[alias].ops.quote_name
+    revisions, questions = quote(BankRevision._meta.db_table), quote(Question._meta.db_table)
+    deck = quote(Deck._meta.db_table)
+    return (
+        f"SELECT COALESCE((SELECT {quote('number')} FROM {revisions} WHERE {quote('id')} = 1), 0),"
+        f" COALESCE((SELECT MAX({quote('id')}) FROM {questions}), 0),"
+        f" {deck}.{quote('revision')}, {deck}.{quote('questions_through')}"
+        f" FROM (SELECT 1 AS {quote('one')}) AS {quote('one')}"
+        f" LEFT JOIN {deck} ON {deck}.{quote('user_id')} = %s"
     )
+
+
+def deck_refresh(*, user: User, now: datetime) -> None:
+    """Makes the learner's missing new cards, if the deck is behind the bank (see above).
+
+    The check is one query on every queue and stats request, so its SQL is written once
+    rather than compiled each time."""
+    connection = connections[router.db_for_read(Deck)]
+    with connection.cursor() as cursor:
+        cursor.execute(_stamp_sql(connection.alias), [user.pk])
+        stamp = cursor.fetchone()
     revision, newest, built_revision, built_through = stamp
     if built_revision == revision and built_through is not None and built_through >= newest:
         return

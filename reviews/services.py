@@ -152,7 +152,12 @@ def answer_submit(
     ):
         # Sent again after its idempotency record expired, or first sent by an offline sync.
         raise errors.already_answered()
-    choices = list(question.choices.order_by("position")) if question.is_choice else []
+    # In their order: from the kept question's prefetch, or read now for any other.
+    choices = (
+        sorted(question.choices.all(), key=lambda c: (c.position, c.pk))
+        if question.is_choice
+        else []
+    )
     graded = grade_submitted(user=user, question=question, choices=choices, submitted=submitted)
     free_text, reveal = question.kind == Question.Kind.FREE_TEXT, submitted.reveal
     if free_text and reveal is None:

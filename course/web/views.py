@@ -96,7 +96,9 @@ class SectionBlock:
 
 def _lesson_page(request: HttpRequest, course: str, lesson: str) -> selectors.LessonPage:
     try:
-        page = selectors.lesson_page(slug=lesson, user=request.user)
+        page = selectors.lesson_page(
+            slug=lesson, user=request.user, revision=revisions.of_request(request)
+        )
     except Lesson.DoesNotExist:
         raise Http404(lesson) from None
     if page.lesson.course.slug != course:

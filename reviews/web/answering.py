@@ -149,20 +149,14 @@ def answerable(request: HttpRequest, *, question_id: int) -> Question:
     content revision (read again, in two queries, once it changes); 404 when there is none,
     403 when it follows a Pro section the learner cannot open."""
     try:
-        question = _answerable.get(
-            question_id,
-            revisions.of_request(request),
-            lambda: bank.question_detail(question_id=question_id),
+        question = bank.question_to_answer(
+            question_id=question_id, revision=revisions.of_request(request)
         )
     except Question.DoesNotExist:
         raise Http404("No such question") from None
     if not bank.question_is_open_to(request.user, question):
         raise PermissionDenied("This question is part of Pro.")
     return question
-
-
-# Questions as answering reads them (never changes them), kept for one content revision.
-_answerable: revisions.Kept[Question] = revisions.Kept(size=4096)
 
 
 def report_url(question: Question, *, course_slug: str) -> str:

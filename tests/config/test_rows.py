@@ -15,8 +15,6 @@ from knox.settings import CONSTANTS
 from accounts.auth import tokens_by_key
 from accounts.services import token_create
 from config import rows
-from quizzes.models import Question
-from quizzes.selectors import question_to_answer
 from reviews.cards import card_locked
 from reviews.models import Answer, Card
 from tests.factories import QuestionFactory, UserFactory
@@ -36,34 +34,6 @@ def same_as_the_orm(read, expected, *, deferred=frozenset()):
     assert [type(getattr(read, n)) for n in loaded] == [type(getattr(expected, n)) for n in loaded]
     assert read._state.adding is False
     assert read._state.db == "default"
-
-
-def test_the_question_to_answer_is_the_orms_question_with_its_lesson_and_section():
-    question = QuestionFactory(tolerance={"kind": "relative", "amount": 0.01})
-    expected = Question.objects.select_related("lesson", "section").get(pk=question.pk)
-
-    read = question_to_answer(question_id=question.pk)
-
-    deferred = {"prompt_markdown", "prompt_html", "explanation_markdown", "model_answer_markdown"}
-    same_as_the_orm(read, expected, deferred=deferred)
-    assert read.tolerance == {"kind": "relative", "amount": 0.01}  # JSON, converted
-    same_as_the_orm(read.lesson, expected.lesson)
-    same_as_the_orm(read.section, expected.section, deferred={"body_markdown", "body_html"})
-    # A deferred field still loads when asked for, as the ORM's would.
-    assert read.prompt_markdown == expected.prompt_markdown
-
-
-def test_an_archived_question_or_lesson_is_not_there_to_answer():
-    archived = QuestionFactory(archived_at=timezone.now())
-    in_archived_lesson = QuestionFactory()
-    in_archived_lesson.lesson.archived_at = timezone.now()
-    in_archived_lesson.lesson.save()
-
-    for question in (archived, in_archived_lesson):
-        with pytest.raises(Question.DoesNotExist):
-            question_to_answer(question_id=question.pk)
-    with pytest.raises(Question.DoesNotExist):
-        question_to_answer(question_id=10**9)
 
 
 def test_the_tokens_by_key_are_knoxs_tokens_with_their_user():

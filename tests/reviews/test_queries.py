@@ -6,6 +6,8 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from accounts import services as account_services
+from course import revisions
+from quizzes.selectors import question_to_answer
 from quizzes.variants import variant_token
 from reviews.cards import new_card
 from reviews.models import Answer
@@ -14,10 +16,19 @@ from tests.factories import ChoiceFactory, QuestionFactory, UserFactory
 pytestmark = pytest.mark.django_db
 
 
-# An answer's queries, at most: the token, the question, a savepoint, the idempotency key's
-# lock (PostgreSQL) and record, the card, its write, the answer, the rollups (one statement on
+# An answer's queries, at most: the token, the content revision (the question and its
+# choices are kept in the process for it), a savepoint, the idempotency key's lock
+# (PostgreSQL) and record, the card, its write, the answer, the rollups (one statement on
 # PostgreSQL, two elsewhere), the record's write and the savepoint's release.
 ANSWER_BUDGET = 11
+# The first answer to a question since the content changed reads it, and its choices.
+FIRST_SINCE_A_CHANGE = 2
+
+
+def kept(question):
+    """The question as an earlier answer in this process left it: kept for the revision."""
+    question_to_answer(question_id=question.pk)
+    return question
 
 
 def learner_with_history(answers: int):
@@ -62,7 +73,11 @@ def test_answering_costs_the_same_for_10_prior_answers_as_for_5000(client, with_
         _, key = learner_with_history(history)
         headers = {"Idempotency-Key": f"k-{history}"} if with_key else None
         counts.append(
-            len(queries_to_answer(client, key, QuestionFactory(), {"response": "8e6"}, headers))
+            len(
+                queries_to_answer(
+                    client, key, kept(QuestionFactory()), {"response": "8e6"}, headers
+                )
+            )
         )
 
     assert counts[0] == counts[1]
@@ -74,9 +89,23 @@ def test_a_choice_answer_stays_within_the_budget(client):
     right = ChoiceFactory(is_correct=True)
     ChoiceFactory(question=right.question)
 
-    queries = queries_to_answer(client, key, right.question, {"choice_ids": [right.pk]})
+    queries = queries_to_answer(client, key, kept(right.question), {"choice_ids": [right.pk]})
 
     assert len(queries) <= ANSWER_BUDGET, "\n".join(queries)
+
+
+def test_the_first_answer_since_the_content_changed_reads_the_question_once(client):
+    _, key = learner_with_history(10)
+    right = ChoiceFactory(is_correct=True)
+    body = {"choice_ids": [right.pk], "mode": "practice"}
+
+    first = queries_to_answer(client, key, right.question, body)
+    again = queries_to_answer(client, key, right.question, body)
+    revisions.bump()  # the content changes: the kept question is read afresh
+    after_the_change = queries_to_answer(client, key, right.question, body)
+
+    assert len(first) == len(again) + FIRST_SINCE_A_CHANGE, "\n".join(first)
+    assert len(after_the_change) == len(first)
 
 
 def test_a_choice_answer_with_its_token_stays_within_the_budget(client):
@@ -94,7 +123,7 @@ def test_a_choice_answer_with_its_token_stays_within_the_budget(client):
     )
 
     queries = queries_to_answer(
-        client, key, right.question, {"choice_ids": [right.pk], "variant": token}
+        client, key, kept(right.question), {"choice_ids": [right.pk], "variant": token}
     )
 
     assert len(queries) <= ANSWER_BUDGET, "\n".join(queries)

@@ -249,8 +249,9 @@ def test_a_lesson_whose_cards_wait_leaves_the_other_lessons_cards_to_come():
     """Read a lesson at a time (on PostgreSQL): the waiting lesson's cards stay out, however
     many, the other lessons' due and new cards come in their order, and a card of the waiting
     lesson reviewed today may come again (its next learning step)."""
-    user = UserFactory()
     now = timezone.now()
+    # A study day begun hours ago, so the review ten minutes ago is today's at any hour.
+    user = UserFactory(timezone="UTC", day_starts_at_hour=(now.hour + 12) % 24)
     waiting, other, third = (
         LessonFactory(number=1),
         LessonFactory(number=2),
