@@ -17,7 +17,7 @@ from __future__ import annotations
 import secrets
 import threading
 import weakref
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any, Generic, TypeVar
 
@@ -149,6 +149,30 @@ class Kept(Generic[T]):
                 self._values.clear()
             self._values.put(key, value)
         return value
+
+    def get_many(
+        self,
+        keys: Iterable[Hashable],
+        revision: int,
+        build: Callable[[list[Hashable]], dict[Hashable, T]],
+    ) -> dict[Hashable, T]:
+        """The values of `keys`, those not kept yet built together by `build` (given the
+        missing keys, it returns the values it could make: a key it leaves out is not kept)."""
+        wanted = list(dict.fromkeys(keys))
+        with self._lock:
+            current = revision == self._revision
+            found = {k: v for k in wanted if current and (v := self._values.get(k)) is not None}
+        missing = [key for key in wanted if key not in found]
+        if missing:
+            built = build(missing)
+            with self._lock:
+                if revision != self._revision:
+                    self._revision = revision
+                    self._values.clear()
+                for key, value in built.items():
+                    self._values.put(key, value)
+            found.update(built)
+        return found
 
     def __len__(self) -> int:
         return len(self._values)

@@ -41,20 +41,34 @@ def question_list(*, user: Any) -> QuerySet[Question]:
     )
 
 
-def question_detail(*, question_id: int) -> Question:
-    """The live question with its lesson, course, section and choices in order; raises
-    Question.DoesNotExist."""
+def _detailed() -> QuerySet[Question]:
     return (
         Question.objects.live()
         .filter(lesson__archived_at__isnull=True)
         .select_related("lesson__course", "section")
         .prefetch_related(Prefetch("choices", queryset=Choice.objects.order_by("position")))
-        .get(pk=question_id)
     )
+
+
+def question_detail(*, question_id: int) -> Question:
+    """The live question with its lesson, course, section and choices in order; raises
+    Question.DoesNotExist."""
+    return _detailed().get(pk=question_id)
 
 
 # Questions as answering reads them (never changes them), kept for one content revision.
 _answerable: revisions.Kept[Question] = revisions.Kept(size=4096)
+
+
+def questions_to_serve(*, question_ids: list[int], revision: int) -> dict[int, Question]:
+    """The live questions of these ids, as `question_to_answer` keeps them, those not kept yet
+    read together (two queries); an id with no live question is left out."""
+
+    def build(missing: list[Any]) -> dict[Any, Question]:
+        return {question.pk: question for question in _detailed().filter(pk__in=missing)}
+
+    found = _answerable.get_many(question_ids, revision, build)
+    return {question.pk: question for question in found.values()}
 
 
 def question_to_answer(*, question_id: int, revision: int | None = None) -> Question:

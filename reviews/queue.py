@@ -28,10 +28,11 @@ from django.db.models import (
 )
 
 from accounts.models import User
+from course import revisions
 from course.models import Lesson
 from engine.scheduling import retrievability
 from quizzes.models import Choice, Question
-from quizzes.selectors import open_to
+from quizzes.selectors import open_to, questions_to_serve
 from reviews.days import day_start
 from reviews.deck import deck_refresh
 from reviews.models import Answer, Card
@@ -97,11 +98,9 @@ def review_queue(
     # (no more than was ranked, unless the learner's limit is higher than that).
     due_count = ranked if reviews_left <= CANDIDATES else len(due_first(("pk",), reviews_left))
     rank = {pk: i for i, pk in enumerate(chosen)}
+    revision = revisions.current()
     cards = sorted(
-        Card.objects.filter(pk__in=chosen).select_related(
-            "question", "question__lesson__course", "question__section"
-        ),
-        key=lambda card: rank[card.pk],
+        _with_questions(Card.objects.filter(pk__in=chosen), revision), key=lambda c: rank[c.pk]
     )
 
     fresh: QuerySet[Card] = Card.objects.filter(
@@ -115,24 +114,18 @@ def review_queue(
     # New cards in course order; either way each read walks an index and stops early.
     order = ("lesson_number", "position", "question_id")
     room = min(max(limit - len(cards), 0), new_left)
-    related = ("question", "question__lesson__course", "question__section")
     if lessons is None:
         fresh = _scoped(fresh, course=course, lesson=lesson)
         fresh_first = _first(fresh, order)
-        chosen_new = list(fresh.order_by(*order).select_related(*related)[:room]) if room else []
+        chosen_new = _with_questions(fresh.order_by(*order)[:room], revision) if room else []
     else:
         fresh_first = _first(fresh, order, lessons=lessons, in_lesson=order[1:])
         first_new = {pk: i for i, (pk,) in enumerate(fresh_first(("pk",), room))}
         chosen_new = sorted(
-            Card.objects.filter(pk__in=first_new).select_related(*related),
+            _with_questions(Card.objects.filter(pk__in=first_new), revision),
             key=lambda card: first_new[card.pk],
         )
     new_questions = [card.question for card in chosen_new]
-    # One query for the choices of every question served.
-    prefetch_related_objects(
-        [card.question for card in cards] + new_questions,
-        Prefetch("choices", queryset=Choice.objects.order_by("position")),
-    )
     return Queue(
         due_count=due_count,
         new_count=len(fresh_first(("pk",), new_left)),
@@ -141,6 +134,29 @@ def review_queue(
         reviews_today=reviews_today,
         new_today=new_today,
     )
+
+
+def _with_questions(cards: QuerySet[Card], revision: int) -> list[Card]:
+    """The cards, each with its question (lesson, course, section and choices in order) as
+    kept for the content revision: served questions cost no query while the content stays,
+    and those not kept yet are read together. A card whose question has left the content
+    since (archived) has it read as it is."""
+    found = list(cards)
+    kept = questions_to_serve(question_ids=[c.question_id for c in found], revision=revision)
+    gone = []
+    for card in found:
+        if card.question_id in kept:
+            card.question = kept[card.question_id]
+        else:
+            gone.append(card)
+    if gone:
+        prefetch_related_objects(
+            gone,
+            "question__lesson__course",
+            "question__section",
+            Prefetch("question__choices", queryset=Choice.objects.order_by("position")),
+        )
+    return found
 
 
 CANDIDATES = 200

@@ -145,6 +145,22 @@ def test_kept_values_last_for_one_revision():
     assert kept.get("c", 1, build(7)) == [7], "nothing kept survives forgetting"
 
 
+def test_kept_values_are_built_together_only_for_the_keys_not_kept():
+    kept: revisions.Kept[str] = revisions.Kept(size=8)
+    asked = []
+
+    def build(missing):
+        asked.append(sorted(missing))
+        return {key: key.upper() for key in missing if key != "gone"}
+
+    assert kept.get_many(["a", "b"], 1, build) == {"a": "A", "b": "B"}
+    assert kept.get_many(["b", "c", "gone", "c"], 1, build) == {"b": "B", "c": "C"}
+    assert kept.get_many(["a", "b", "c"], 1, build) == {"a": "A", "b": "B", "c": "C"}
+    assert kept.get_many(["a"], 2, build) == {"a": "A"}, "another revision rebuilds"
+    assert asked == [["a", "b"], ["c", "gone"], ["a"]]
+    assert kept.get("b", 2, lambda: "rebuilt") == "rebuilt", "the old revision's are dropped"
+
+
 # --- the lesson page keeps its body for a revision ----------------------------------------
 
 
