@@ -1,12 +1,8 @@
 from typing import Any
 
 from django.core.management.base import BaseCommand
-from django.utils import timezone
 
-from accounts.export_files import expired_files_prune
-from accounts.services import expired_tokens_prune, notifications_prune
-from reviews.due_slots import empty_slots_prune
-from reviews.idempotency import idempotency_records_prune
+from reviews.tasks import prune_expired
 
 
 class Command(BaseCommand):
@@ -16,14 +12,11 @@ class Command(BaseCommand):
     )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        now = timezone.now()
-        tokens = expired_tokens_prune(now=now)
-        records = idempotency_records_prune(now=now)
-        notifications = notifications_prune(now=now)
-        files = expired_files_prune(now=now)
-        slots = empty_slots_prune()
+        # The nightly task's own work, run here and now.
+        deleted = prune_expired()
         self.stdout.write(
-            f"Deleted {tokens} expired token(s), {records} idempotency record(s), "
-            f"{notifications} old notification(s), {files} expired export(s) and {slots} "
-            "empty due slot(s)."
+            f"Deleted {deleted['tokens']} expired token(s), "
+            f"{deleted['idempotency_records']} idempotency record(s), "
+            f"{deleted['notifications']} old notification(s), {deleted['exports']} expired "
+            f"export(s) and {deleted['empty_due_slots']} empty due slot(s)."
         )
