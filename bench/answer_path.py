@@ -32,16 +32,19 @@ DRIVER = r"""
 import json, sys, threading, time
 import requests
 
-base, token, seconds, clients, kind, payloads = sys.argv[1:7]
+base, seconds, clients, kind, learners = sys.argv[1:6]
 seconds, clients = float(seconds), int(clients)
-payloads = json.loads(open(payloads).read())
+learners = json.loads(open(learners).read())
 done, errors, lock = [0], [0], threading.Lock()
 stop = time.perf_counter() + seconds
 
 def work(n):
+    # Each client is a learner of its own, answering one question after another.
+    learner = learners[n % len(learners)]
+    payloads = learner["answers"]
     session = requests.Session()
-    session.headers["Authorization"] = "Token " + token
-    i = n
+    session.headers["Authorization"] = "Token " + learner["token"]
+    i = n // len(learners)
     while time.perf_counter() < stop:
         if kind == "trivial":
             r = session.get(base + "/api/v1/me/")
@@ -50,7 +53,7 @@ def work(n):
             url, body = payloads[i % len(payloads)]
             r = session.post(base + url, json=body)
             ok = r.status_code == 201
-        i += clients
+        i += 1 + (clients - 1) // len(learners)
         with lock:
             done[0] += ok
             errors[0] += not ok
@@ -152,27 +155,31 @@ from accounts.models import User
 from accounts.services import token_create
 from quizzes.models import Question
 from quizzes.variants import variant_token
-user = User.objects.create_user("bench", password="bench-password-123")
-_, key = token_create(user=user)
 question = Question.objects.filter(generator="relu_neuron").first()
-payloads = []
-# Each answer to a variant the server chose, once: review mode counts nothing else.
-for seed in range(20000):
-    token = variant_token(user_id=user.pk, question_id=question.pk, seed=seed, server_chosen=True)
-    payloads.append([f"/api/v1/questions/{question.pk}/answers/",
-                     {"response": "0.5", "variant": token, "duration_ms": 4000}])
-print(json.dumps({"token": key, "payloads": payloads}))
+learners = []
+for n in range(LEARNERS):
+    user = User.objects.create_user(f"bench-{n}", password="bench-password-123")
+    _, key = token_create(user=user)
+    answers = []
+    # Each answer to a variant the server chose, once: review mode counts nothing else.
+    for seed in range(5000):
+        token = variant_token(
+            user_id=user.pk, question_id=question.pk, seed=seed, server_chosen=True
+        )
+        answers.append([f"/api/v1/questions/{question.pk}/answers/",
+                        {"response": "0.5", "variant": token, "duration_ms": 4000}])
+    learners.append({"token": key, "answers": answers})
+print(json.dumps(learners))
 """
 
 
-def drive(base: str, token: str, seconds: float, clients: int, kind: str, payloads: Path) -> dict:
+def drive(base: str, seconds: float, clients: int, kind: str, payloads: Path) -> dict:
     out = subprocess.run(
         [
             sys.executable,
             "-c",
             DRIVER,
             base,
-            token,
             str(seconds),
             str(clients),
             kind,
@@ -214,20 +221,20 @@ def main() -> None:
     }
     manage(env, "migrate", "--noinput")
     manage(env, "load_content")
-    setup = json.loads(manage(env, "shell", "--no-imports", "-c", SETUP).splitlines()[-1])
+    # A learner per client, so no two clients wait on one card's lock.
+    setup = SETUP.replace("LEARNERS", str(options.clients))
+    learners = manage(env, "shell", "--no-imports", "-c", setup).splitlines()[-1]
     payloads = ROOT / "bench" / ".answer_payloads.json"
-    payloads.write_text(json.dumps(setup["payloads"]))
+    payloads.write_text(learners)
 
     try:
         with gunicorn(env, workers=options.workers, production=options.production) as port:
             base = f"http://127.0.0.1:{port}"
-            drive(base, setup["token"], 2, options.clients, "trivial", payloads)  # warm up
+            drive(base, 2, options.clients, "trivial", payloads)  # warm up
             # Alternate the two loads, so a passing spike of other work falls on both.
             rounds = [
                 {
-                    kind: drive(
-                        base, setup["token"], options.seconds, options.clients, kind, payloads
-                    )
+                    kind: drive(base, options.seconds, options.clients, kind, payloads)
                     for kind in ("trivial", "answer")
                 }
                 for _ in range(options.rounds)

@@ -6,12 +6,19 @@ more than the database did. Their SQL is written once from the models' own metad
 column names, so a renamed column follows), and each row goes through the fields' database
 converters and `Model.from_db`, so an instance read here is the instance the ORM would give:
 same values, same types, deferred fields deferred, `_state` loaded from this database.
+
+Its writes are made the same way (`updating`, `inserting`), and the writes of one answer go to
+the database together (`write_together`): on PostgreSQL one statement for all of them.
 """
 
 from __future__ import annotations
 
 import functools
+import json
+import uuid
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from datetime import date, datetime
 from typing import Any, Generic, TypeVar
 
 from django.db import DatabaseError, connections, models, router
@@ -96,22 +103,135 @@ def _update_sql(model: type[models.Model], names: tuple[str, ...], alias: str) -
     fields = [model._meta.get_field(name) for name in names]
     assignments = ", ".join(f"{quote(column(field))} = %s" for field in fields)
     key = quote(column(model._meta.pk))
-    return f"UPDATE {quote(model._meta.db_table)} SET {assignments} WHERE {key} = %s"
+    return (
+        f"UPDATE {quote(model._meta.db_table)} SET {assignments} WHERE {key} = %s RETURNING {key}"
+    )
 
 
-def update(instance: models.Model, names: Sequence[str]) -> None:
-    """Writes the fields `names` of an instance already in its table, as
-    `save(update_fields=names)` does (the fields' own `pre_save` and conversions), with SQL
+@dataclass(frozen=True)
+class Write:
+    """A statement that writes and returns rows (RETURNING), and what is done with them (as
+    `dict`s by column, in JSON's types: numbers, strings for dates and times)."""
+
+    sql: str
+    params: list[Any]
+    done: Callable[[list[dict[str, Any]]], None] | None = None
+
+
+def updating(instance: models.Model, names: Sequence[str]) -> Write:
+    """The write of the fields `names` of an instance already in its table, as
+    `save(update_fields=names)` makes it (the fields' own `pre_save` and conversions), with SQL
     written once. Like `QuerySet.update`, it sends no signals."""
     model = type(instance)
-    connection = connections[router.db_for_write(model, instance=instance)]
+    alias = router.db_for_write(model, instance=instance)
+    connection = connections[alias]
     fields = [model._meta.get_field(name) for name in names]
     values = [
         field.get_db_prep_save(field.pre_save(instance, False), connection)  # type: ignore[union-attr]
         for field in fields
     ]
-    with connection.cursor() as cursor:
-        cursor.execute(_update_sql(model, tuple(names), connection.alias), [*values, instance.pk])
-        if cursor.rowcount != 1:
+
+    def done(written: list[dict[str, Any]]) -> None:
+        if len(written) != 1:
             raise DatabaseError(f"{model.__name__} {instance.pk} is not in its table to update.")
-    instance._state.db = connection.alias
+        instance._state.db = alias
+
+    sql = _update_sql(model, tuple(names), alias)
+    return Write(sql, [*values, instance.pk], done)
+
+
+def update(instance: models.Model, names: Sequence[str]) -> None:
+    """`updating`, written now."""
+    write_together([updating(instance, names)], using=router.db_for_write(type(instance)))
+
+
+@functools.cache
+def _insert_sql(model: type[models.Model], alias: str) -> tuple[str, tuple[models.Field, ...]]:
+    connection = connections[alias]
+    quote = connection.ops.quote_name
+    pk = model._meta.pk
+    fields = tuple(f for f in model._meta.concrete_fields if f is not pk)
+    made_there = [f.name for f in fields if f.generated or f.has_db_default()]
+    if made_there:  # values the database makes, which save() leaves out and reads back
+        raise ValueError(f"{model.__name__}: {made_there} are made by the database.")
+    names = ", ".join(quote(column(field)) for field in fields)
+    values = ", ".join(["%s"] * len(fields))
+    sql = (
+        f"INSERT INTO {quote(model._meta.db_table)} ({names}) VALUES ({values}) "
+        f"RETURNING {quote(column(pk))}"
+    )
+    return sql, fields
+
+
+def inserting(instance: models.Model) -> Write:
+    """The write of a new instance whose primary key the database gives, as `save()` makes it
+    (the fields' own `pre_save`, such as `auto_now_add`, set on the instance now, and
+    conversions), with SQL written once. Like `QuerySet.bulk_create`, it sends no signals and
+    does not validate."""
+    model = type(instance)
+    if instance.pk is not None:
+        raise ValueError(f"{model.__name__} {instance.pk} already has its primary key.")
+    alias = router.db_for_write(model, instance=instance)
+    connection = connections[alias]
+    sql, fields = _insert_sql(model, alias)
+    values = [
+        field.get_db_prep_save(field.pre_save(instance, True), connection)  # type: ignore[union-attr]
+        for field in fields
+    ]
+    pk = model._meta.pk
+    assert pk is not None
+
+    def done(written: list[dict[str, Any]]) -> None:
+        (row,) = written
+        instance.pk = pk.to_python(row[pk.column])
+        instance._state.adding = False
+        instance._state.db = alias
+
+    return Write(sql, values, done)
+
+
+def insert(instance: models.Model) -> None:
+    """`inserting`, written now."""
+    write_together([inserting(instance)], using=router.db_for_write(type(instance)))
+
+
+def write_together(writes: Sequence[Write], *, using: str = "default") -> None:
+    """Runs `writes` in their order, then each one's `done` with the rows it returned. On
+    PostgreSQL they go as one statement, each write a data-modifying `WITH` query: one round
+    trip for all (each sees the database as it was before any of them, so none may depend on
+    another's rows). Elsewhere they run one after another."""
+    connection = connections[using]
+    returned: list[list[dict[str, Any]]] = []
+    with connection.cursor() as cursor:
+        if connection.vendor != "postgresql" or len(writes) == 1:
+            for write in writes:
+                cursor.execute(write.sql, write.params)
+                names = [column[0] for column in cursor.description or ()]
+                returned.append(
+                    [_plain(dict(zip(names, row, strict=True))) for row in cursor.fetchall()]
+                )
+        else:
+            steps = ", ".join(f"w{n} AS ({write.sql})" for n, write in enumerate(writes))
+            rows_of = ", ".join(
+                f"(SELECT COALESCE(jsonb_agg(w{n}), '[]')::text FROM w{n})"
+                for n in range(len(writes))
+            )
+            cursor.execute(
+                f"WITH {steps} SELECT {rows_of}", [p for write in writes for p in write.params]
+            )
+            returned = [json.loads(text) for text in cursor.fetchone()]
+    for write, written in zip(writes, returned, strict=True):
+        if write.done is not None:
+            write.done(written)
+
+
+def _plain(row: dict[str, Any]) -> dict[str, Any]:
+    """A row in JSON's types, as PostgreSQL's `jsonb_agg` gives it."""
+    return {
+        name: value.isoformat()
+        if isinstance(value, (date, datetime))
+        else str(value)
+        if isinstance(value, uuid.UUID)
+        else value
+        for name, value in row.items()
+    }

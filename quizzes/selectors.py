@@ -7,12 +7,13 @@ grades a question asks).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Prefetch, Q, QuerySet
 
 from course import revisions
-from course.models import Access
+from course.models import Access, Lesson
 from course.selectors import can_read, user_is_pro
 from quizzes.models import Choice, Question
 
@@ -82,3 +83,57 @@ def question_to_answer(*, question_id: int, revision: int | None = None) -> Ques
         revisions.current() if revision is None else revision,
         lambda: question_detail(question_id=question_id),
     )
+
+
+@dataclass(frozen=True)
+class Closed:
+    """Which questions a card may not bring, by lesson (the question's), for readers that go a
+    lesson at a time without joining the content: the rules of `open_to` and of
+    `question_list` as lists of ids."""
+
+    pro: dict[int, tuple[int, ...]]
+    """The questions of Pro sections: a free learner gets no card of them."""
+    archived: dict[int, tuple[int, ...]]
+    """The archived questions of live lessons: they bring no new card."""
+    archived_lessons: frozenset[int]
+    """Lessons archived: none of their questions brings a new card."""
+
+    def for_reviews(self, user: Any) -> dict[int, tuple[int, ...]]:
+        return {} if user_is_pro(user) else self.pro
+
+    def for_new(self, user: Any) -> dict[int, tuple[int, ...]]:
+        pro = self.for_reviews(user)
+        return {
+            lesson: (*pro.get(lesson, ()), *self.archived.get(lesson, ()))
+            for lesson in pro.keys() | self.archived.keys()
+        }
+
+
+_closed: revisions.Kept[Closed] = revisions.Kept(size=1)
+
+
+def questions_closed(*, revision: int) -> Closed:
+    """`Closed` for the content revision, kept in this process (two queries when it
+    changes)."""
+
+    def build() -> Closed:
+        pro: dict[int, list[int]] = {}
+        archived: dict[int, list[int]] = {}
+        rows = (
+            Question.objects.filter(Q(section__access=Access.PRO) | Q(archived_at__isnull=False))
+            .order_by("pk")
+            .values_list("pk", "lesson_id", "section__access", "archived_at")
+        )
+        for pk, lesson_id, access, archived_at in rows:
+            if access == Access.PRO:
+                pro.setdefault(lesson_id, []).append(pk)
+            if archived_at is not None:
+                archived.setdefault(lesson_id, []).append(pk)
+        lessons = Lesson.objects.filter(archived_at__isnull=False).values_list("pk", flat=True)
+        return Closed(
+            pro={lesson: tuple(ids) for lesson, ids in pro.items()},
+            archived={lesson: tuple(ids) for lesson, ids in archived.items()},
+            archived_lessons=frozenset(lessons),
+        )
+
+    return _closed.get("closed", revision, build)

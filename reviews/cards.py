@@ -120,6 +120,19 @@ def card_review(
     request inserted it first, the unique constraint fails and the caller retries. A card that
     reaches `LEECH_LAPSES` lapses is flagged as a leech and suspended.
     """
+    card, before, outcome = card_stepped(
+        card=card, user=user, question=question, rating=rating, now=now
+    )
+    write = card_write(card)
+    if write is not None:
+        rows.write_together([write])
+    return card, before, outcome
+
+
+def card_stepped(
+    *, card: Card | None, user: User, question: Question, rating: Rating, now: datetime
+) -> tuple[Card, CardState, ReviewOutcome]:
+    """`card_review` up to the write: the card stepped in memory (a new one made, unsaved)."""
     if card is None:
         card = new_card(user=user, question=question)
         before = CardState.new(now)
@@ -139,11 +152,16 @@ def card_review(
     apply_state(card, outcome.state)
     card.pending_reveal = None  # this review is the one a reveal was waiting for
     mark_leech(card)
-    if card.pk:
-        rows.update(card, SCHEDULE_FIELDS)  # every review makes this write: its SQL is kept
-    else:
-        card.save()
     return card, before, outcome
+
+
+def card_write(card: Card) -> rows.Write | None:
+    """The write of a stepped card already in its table, to go with the answer's writes
+    (every review makes it: its SQL is kept); a new card is inserted now (None)."""
+    if card.pk:
+        return rows.updating(card, SCHEDULE_FIELDS)
+    card.save()
+    return None
 
 
 def log_replay(

@@ -20,19 +20,21 @@ from typing import Any
 
 from django.db import connection
 from django.db.models import (
+    BooleanField,
     Count,
     Prefetch,
     Q,
     QuerySet,
     prefetch_related_objects,
 )
+from django.db.models.expressions import RawSQL
 
 from accounts.models import User
 from course import revisions
 from course.models import Lesson
 from engine.scheduling import retrievability
 from quizzes.models import Choice, Question
-from quizzes.selectors import open_to, questions_to_serve
+from quizzes.selectors import open_to, questions_closed, questions_to_serve
 from reviews.days import day_start
 from reviews.deck import deck_refresh
 from reviews.models import Answer, Card
@@ -74,22 +76,27 @@ def review_queue(
     # with many cards waiting costs nothing to leave out.
     lessons = _open_lessons(course=course, lesson=lesson, waiting=waiting) if waiting else None
 
+    revision = revisions.current()
+    closed = questions_closed(revision=revision)
     # Pro questions stay out for a learner without Pro (one who had it keeps their cards).
     open_to_learner = open_to(user, via="question__")
     due: QuerySet[Card] = Card.objects.filter(
-        open_to_learner, user=user, suspended=False, due__lte=now + LEARN_AHEAD
+        user=user, suspended=False, due__lte=now + LEARN_AHEAD
     ).exclude(state=Card.State.NEW)
     # A buried card waits for the day after it was buried.
     due = due.exclude(buried_until__gt=now)
     if lessons is None:
-        due_first = _first(_scoped(due, course=course, lesson=lesson), ("due", "pk"))
+        due_first = _first(
+            _scoped(due.filter(open_to_learner), course=course, lesson=lesson), ("due", "pk")
+        )
     else:
+        not_due = closed.for_reviews(user)
         reviewed = [row["question_id"] for row in today]
         due_first = _first(
             due,
             ("due", "pk"),
-            lessons=lessons,
-            also=Q(question_id__in=reviewed, last_review__gte=started),
+            lessons={pk: not_due.get(pk, ()) for pk in lessons},
+            also=Q(question_id__in=_open(reviewed, not_due), last_review__gte=started),
         )
     chosen, ranked = _most_urgent(
         due_first, user=user, now=now, count=min(limit, reviews_left), candidates=reviews_left
@@ -97,51 +104,58 @@ def review_queue(
     # Counted only as far as today's limit: what can be done today, at the cost of a page
     # (no more than was ranked, unless the learner's limit is higher than that).
     due_count = ranked if reviews_left <= CANDIDATES else len(due_first(("pk",), reviews_left))
-    rank = {pk: i for i, pk in enumerate(chosen)}
-    revision = revisions.current()
-    cards = sorted(
-        _with_questions(Card.objects.filter(pk__in=chosen), revision), key=lambda c: rank[c.pk]
-    )
 
     fresh: QuerySet[Card] = Card.objects.filter(
-        open_to_learner,
-        user=user,
-        suspended=False,
-        state=Card.State.NEW,
-        question__archived_at__isnull=True,
-        question__lesson__archived_at__isnull=True,
+        user=user, suspended=False, state=Card.State.NEW
     ).exclude(buried_until__gt=now)
-    # New cards in course order; either way each read walks an index and stops early.
+    # New cards in course order, up to today's limit (counted) of which a page is served;
+    # either way the read walks an index and stops early.
     order = ("lesson_number", "position", "question_id")
-    room = min(max(limit - len(cards), 0), new_left)
     if lessons is None:
-        fresh = _scoped(fresh, course=course, lesson=lesson)
-        fresh_first = _first(fresh, order)
-        chosen_new = _with_questions(fresh.order_by(*order)[:room], revision) if room else []
-    else:
-        fresh_first = _first(fresh, order, lessons=lessons, in_lesson=order[1:])
-        first_new = {pk: i for i, (pk,) in enumerate(fresh_first(("pk",), room))}
-        chosen_new = sorted(
-            _with_questions(Card.objects.filter(pk__in=first_new), revision),
-            key=lambda card: first_new[card.pk],
+        fresh = fresh.filter(
+            open_to_learner,
+            question__archived_at__isnull=True,
+            question__lesson__archived_at__isnull=True,
         )
-    new_questions = [card.question for card in chosen_new]
+        fresh_first = _first(_scoped(fresh, course=course, lesson=lesson), order)
+    else:
+        not_new = closed.for_new(user)
+        fresh_first = _first(
+            fresh,
+            order,
+            lessons={
+                pk: not_new.get(pk, ()) for pk in lessons if pk not in closed.archived_lessons
+            },
+            in_lesson=order[1:],
+        )
+    new_ids = [pk for (pk,) in fresh_first(("pk",), new_left)]
+    room = min(max(limit - len(chosen), 0), new_left)
+    served = _with_questions([*chosen, *new_ids[:room]], revision)
+    reviewing = set(chosen)
     return Queue(
         due_count=due_count,
-        new_count=len(fresh_first(("pk",), new_left)),
-        cards=cards,
-        new_questions=new_questions,
+        new_count=len(new_ids),
+        cards=[card for card in served if card.pk in reviewing],
+        new_questions=[card.question for card in served if card.pk not in reviewing],
         reviews_today=reviews_today,
         new_today=new_today,
     )
 
 
-def _with_questions(cards: QuerySet[Card], revision: int) -> list[Card]:
-    """The cards, each with its question (lesson, course, section and choices in order) as
-    kept for the content revision: served questions cost no query while the content stays,
-    and those not kept yet are read together. A card whose question has left the content
-    since (archived) has it read as it is."""
-    found = list(cards)
+def _open(question_ids: list[int], closed: dict[int, tuple[int, ...]]) -> list[int]:
+    shut = {pk for ids in closed.values() for pk in ids}
+    return [pk for pk in question_ids if pk not in shut]
+
+
+def _with_questions(card_ids: list[int], revision: int) -> list[Card]:
+    """The cards of these ids in this order (one query), each with its question (lesson,
+    course, section and choices in order) as kept for the content revision: served questions
+    cost no query while the content stays, and those not kept yet are read together. A card
+    whose question has left the content since (archived) has it read as it is."""
+    if not card_ids:
+        return []
+    by_id = Card.objects.in_bulk(card_ids)
+    found = [by_id[pk] for pk in card_ids if pk in by_id]  # (gone since: an account deleted)
     kept = questions_to_serve(question_ids=[c.question_id for c in found], revision=revision)
     gone = []
     for card in found:
@@ -197,14 +211,16 @@ def _first(
     cards: QuerySet[Card],
     order: tuple[str, ...],
     *,
-    lessons: Sequence[int] | None = None,
+    lessons: dict[int, tuple[int, ...]] | None = None,
     also: Q | None = None,
     in_lesson: tuple[str, ...] | None = None,
 ) -> _Reader:
     """A reader of the first `n` cards in `order`, as rows of the fields asked for: from one
-    index range, or with `lessons`, from a range in each of those lessons (read in
-    `in_lesson` order, the same as `order` within one lesson) and the cards matching `also`,
-    merged by the database (each range stops at `n`)."""
+    index range, or with `lessons` (each lesson's id with the questions it must leave out),
+    from a range in each of those lessons (read in `in_lesson` order, the same as `order`
+    within one lesson) and the cards matching `also`, merged by the database (each range
+    stops at `n`). The reads a lesson at a time touch the card table only, so the database
+    plans each in a moment however many lessons there are."""
 
     def read(fields: Sequence[str], n: int) -> list[tuple[Any, ...]]:
         if n <= 0:
@@ -213,22 +229,32 @@ def _first(
             return list(cards.order_by(*order).values_list(*fields)[:n])
         if connection.vendor != "postgresql":
             # Elsewhere the same cards from one read, which may pass the waiting ones by.
-            either = Q(lesson_id__in=lessons) | (also or Q(pk__in=[]))
+            shut = [pk for ids in lessons.values() for pk in ids]
+            either = Q(lesson_id__in=lessons) & ~Q(question_id__in=shut) | (also or Q(pk__in=[]))
             return list(cards.filter(either).order_by(*order).values_list(*fields)[:n])
         # The order's fields are selected too, so the merged rows can be sorted by them.
         columns = [*fields, *(f for f in order if f not in fields)]
         # One read per lesson, each an index range stopping at `n`, merged by the database.
-        # The read is compiled once and repeated with each lesson's id in its place; the ids
-        # go in as values, so the planner knows each lesson's size (as a parameter of a
-        # lateral join it guesses, and may walk the whole deck's index instead).
+        # The read is compiled once and repeated with each lesson's id and the questions it
+        # leaves out in their places; the ids go in as values, so the planner knows each
+        # lesson's size (as a parameter of a lateral join it guesses, and may walk the whole
+        # deck's index instead).
         within = ("lesson_id", *(in_lesson or order))
-        each = cards.filter(lesson_id=_ANY_LESSON).order_by(*within).values_list(*columns)
+        left_out: list[int] = []
+        each = (
+            cards.filter(_left_out(left_out), lesson_id=_ANY_LESSON)
+            .order_by(*within)
+            .values_list(*columns)
+        )
         inner, template = _sql(each[:n])
-        at = template.index(_ANY_LESSON)
+        at_lesson = template.index(_ANY_LESSON)
+        at_left_out = next(i for i, value in enumerate(template) if value is left_out)
         parts, params = [], []
-        for pk in lessons:
+        for pk, shut in lessons.items():
             parts.append(f"({inner})")
-            params += [*template[:at], pk, *template[at + 1 :]]
+            lesson_params = list(template)
+            lesson_params[at_lesson], lesson_params[at_left_out] = pk, list(shut)
+            params += lesson_params
         if also is not None:
             extra, extra_params = _sql(
                 cards.filter(also).order_by(*order).values_list(*columns)[:n]
@@ -246,6 +272,14 @@ def _first(
             return [row[: len(fields)] for row in cursor.fetchall()]
 
     return read
+
+
+def _left_out(question_ids: list[int]) -> RawSQL:
+    """True for a card whose question is not among `question_ids` (a PostgreSQL array)."""
+    column = f"{quote(Card._meta.db_table)}.{quote('question_id')}"
+    return RawSQL(
+        f"NOT ({column} = ANY(%s::bigint[]))", (question_ids,), output_field=BooleanField()
+    )
 
 
 def _sql(queryset: QuerySet[Any, Any]) -> tuple[str, list[Any]]:

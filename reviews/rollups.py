@@ -26,6 +26,7 @@ from django.db import connection, transaction
 from django.db.models import Max, Q, Sum
 
 from accounts.models import User
+from config import rows
 from quizzes.models import Question
 from reviews.models import Answer, StudyDay, StudyTotal
 
@@ -104,8 +105,16 @@ def record(*, user: User, answers: Sequence[Answer], courses: dict[int, int] | N
     """Adds answers just written to the learner's rollups, in the caller's transaction: the
     totals of the courses touched, then their days, in one statement on PostgreSQL (two
     elsewhere). `courses` maps each question to its course (read here when not given)."""
-    if not answers:
-        return
+    if answers:
+        rows.write_together(recording(user=user, answers=answers, courses=courses))
+
+
+def recording(
+    *, user: User, answers: Sequence[Answer], courses: dict[int, int] | None = None
+) -> list[rows.Write]:
+    """`record`'s writes, to go with others (`rows.write_together`): the totals of the courses
+    touched and their days. `courses` maps each question to its course (read now when not
+    given)."""
     if courses is None or any(a.question_id not in courses for a in answers):
         courses = courses_of(a.question_id for a in answers)
     days: dict[tuple[int, date], Sums] = defaultdict(Sums)
@@ -118,25 +127,19 @@ def record(*, user: User, answers: Sequence[Answer], courses: dict[int, int] | N
         totals[course].add(**facts)
         if answer.mode == Answer.Mode.REVIEW:
             studied[course].add(day)
+
+    def runs_checked(runs: list[dict[str, Any]]) -> None:
+        for course, start in ((run["course_id"], _as_date(run["run_start"])) for run in runs):
+            if start is not None and start - timedelta(days=1) in studied[course]:
+                # A review of the day before the run began (made offline): runs may join.
+                _run_write(user=user, course_id=course)
+
     totals_sql, totals_params = _totals_statement(user, totals, studied)
     days_sql, days_params = _days_statement(user, days)
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            # One statement: the totals first (the main query reads them), then the days.
-            cursor.execute(
-                f"WITH totals AS ({totals_sql}), days AS ({days_sql}) "
-                "SELECT course_id, run_start FROM totals",
-                totals_params + days_params,
-            )
-            runs = cursor.fetchall()
-        else:
-            cursor.execute(totals_sql, totals_params)
-            runs = cursor.fetchall()
-            cursor.execute(days_sql, days_params)
-    for course, start in ((course, _as_date(start)) for course, start in runs):
-        if start is not None and start - timedelta(days=1) in studied[course]:
-            # A review of the day before the run began (made offline): runs may join.
-            _run_write(user=user, course_id=course)
+    return [
+        rows.Write(totals_sql, totals_params, runs_checked),
+        rows.Write(days_sql + " RETURNING day", days_params),
+    ]
 
 
 def _next_day(column: str) -> str:
@@ -233,10 +236,10 @@ def _log_sums(
 ) -> dict[tuple[int, date], Sums]:
     """Sums of answers read from the log, by course and study day (only `days`, if given)."""
     sums: dict[tuple[int, date], Sums] = defaultdict(Sums)
-    rows = answers.values_list(
+    logged = answers.values_list(
         "question_id", "mode", "score", "card_before__state", "rating", "duration_ms", "created_at"
     ).order_by()
-    for question_id, mode, score, before, rating, duration_ms, at in rows.iterator(5_000):
+    for question_id, mode, score, before, rating, duration_ms, at in logged.iterator(5_000):
         day = study_date_at(user=user, moment=at)
         if days is not None and day not in days:
             continue
@@ -304,11 +307,11 @@ def rebuild(*, user: User) -> int:
         sums = _log_sums(user=user, answers=answers, course_of=courses.__getitem__)
         StudyDay.objects.filter(user=user).delete()
         StudyTotal.objects.filter(user=user).delete()
-        rows = _day_rows(user, sums)
-        StudyDay.objects.bulk_create(rows, batch_size=2_000)
+        made = _day_rows(user, sums)
+        StudyDay.objects.bulk_create(made, batch_size=2_000)
         totals: dict[int, Sums] = defaultdict(Sums)
         studied: dict[int, list[date]] = defaultdict(list)
-        for row in rows:
+        for row in made:
             total = totals[row.course_id]
             for name in _TOTAL_SUMS:
                 setattr(total, name, getattr(total, name) + getattr(row, name))
@@ -327,7 +330,7 @@ def rebuild(*, user: User) -> int:
             )
             for course, total in sorted(totals.items())
         )
-        return len(rows)
+        return len(made)
 
 
 def streak_of(*, run_start: date | None, run_end: date | None, today: date) -> int:

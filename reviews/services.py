@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from accounts.models import User
+from config import rows
 from engine import Grade
 from engine.scheduling import Rating, rating_for
 from quizzes.grading import Graded, grade_submission
@@ -183,12 +184,14 @@ def answer_submit(
     answer = answer_row(
         user=user, question=question, submitted=submitted, graded=graded, counted=counted, now=now
     )
-    review = None
+    review, writes = None, []
     if counted.mode == Answer.Mode.REVIEW:
         rating = review_rating(graded=graded, counted=counted, submitted=submitted)
-        card, before, outcome = cards.card_review(
+        card, before, outcome = cards.card_stepped(
             card=card, user=user, question=question, rating=rating, now=now
         )
+        if (card_written := cards.card_write(card)) is not None:
+            writes.append(card_written)
         answer.card, answer.rating = card, int(rating)
         answer.card_before, answer.card_after = before.to_dict(), outcome.state.to_dict()
         if outcome.state.last_review is not None:
@@ -202,8 +205,11 @@ def answer_submit(
         )
     # The score's range is also a database constraint; checking it here would cost a query.
     answer.full_clean(exclude=["user", "question", "card", "reveal"], validate_constraints=False)
-    answer.save()
-    rollups.record(user=user, answers=[answer], courses={question.pk: question.lesson.course_id})
+    # The card, the answer and the rollups, written together (one statement on PostgreSQL).
+    writes.append(rows.inserting(answer))
+    courses = {question.pk: question.lesson.course_id}
+    writes += rollups.recording(user=user, answers=[answer], courses=courses)
+    rows.write_together(writes)
     result = answer_result(
         answer=answer,
         question=question,

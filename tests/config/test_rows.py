@@ -105,3 +105,39 @@ def test_update_of_a_row_not_in_its_table_fails_loudly():
 def test_columns_refuse_to_defer_what_the_model_does_not_have():
     with pytest.raises(ValueError, match="no columns"):
         rows.Columns(Card, defer=["not_a_field"])
+
+
+def test_insert_stores_what_save_stores_and_gives_the_primary_key():
+    user, question = UserFactory(), QuestionFactory()
+    card = Card.objects.create(user=user, question=question, due=timezone.now(), seed=7)
+
+    def answer(**fields):
+        return Answer(
+            user=user, question=question, question_version=2, mode=Answer.Mode.REVIEW,
+            variant_seed=41, response="0.5", choice_ids=[3, 1], status="partial", score=0.5,
+            duration_ms=4_000, card=card, rating=2, card_before={"state": "new", "step": 0},
+            card_after={"state": "learning", "due": "2026-12-02T06:33:36+00:00"},
+            received_at=timezone.now(), **fields,
+        )  # fmt: skip
+
+    written, saved = answer(), answer()
+    rows.insert(written)
+    saved.save()
+
+    assert written.pk is not None and written.pk != saved.pk
+    assert written._state.adding is False
+    assert written.created_at is not None  # auto_now_add, as save() sets it
+    names = [f.attname for f in Answer._meta.concrete_fields if f.attname not in ("id",)]
+    stored, expected = Answer.objects.get(pk=written.pk), Answer.objects.get(pk=saved.pk)
+    same = {n: getattr(stored, n) for n in names if n not in ("created_at", "received_at")}
+    assert same == {n: getattr(expected, n) for n in same}
+    assert stored.created_at == written.created_at
+
+
+def test_insert_refuses_an_instance_that_has_its_key():
+    card = Card.objects.create(
+        user=UserFactory(), question=QuestionFactory(), due=timezone.now(), seed=1
+    )
+
+    with pytest.raises(ValueError, match="already has its primary key"):
+        rows.insert(card)

@@ -279,3 +279,59 @@ def test_a_lesson_whose_cards_wait_leaves_the_other_lessons_cards_to_come():
     assert found.due_count == 3
     assert found.new_questions[0] == new_first
     assert all(q.lesson_id != waiting.pk for q in found.new_questions)
+
+
+@pytest.mark.parametrize("plan", ["free", "pro"])
+def test_with_a_lesson_waiting_the_other_lessons_keep_the_same_rules(plan):
+    """Read a lesson at a time, the queue leaves out what the one read leaves out: for a free
+    learner the cards of Pro questions, and for anyone the new cards of archived questions
+    and of archived lessons; due cards of an archived question still come."""
+    now = timezone.now()
+    user = UserFactory(timezone="UTC", day_starts_at_hour=(now.hour + 12) % 24, plan=plan)
+    waiting, other, gone = (LessonFactory(number=n) for n in (1, 2, 3))
+    free = SectionFactory(lesson=other, access="free")
+    pro = SectionFactory(lesson=other, access="pro")
+    due = {
+        "free": card(user, QuestionFactory(lesson=other, section=free), due=now - timedelta(1)),
+        "pro": card(user, QuestionFactory(lesson=other, section=pro), due=now - timedelta(2)),
+        "archived": card(
+            user,
+            QuestionFactory(lesson=other, section=free, archived_at=now),
+            due=now - timedelta(3),
+        ),
+    }
+    new = {
+        "free": QuestionFactory(lesson=other, section=free, position=1),
+        "pro": QuestionFactory(lesson=other, section=pro, position=2),
+    }
+    # New cards made ahead before their question or lesson was archived.
+    card(user, QuestionFactory(lesson=other, section=free, position=3, archived_at=now),
+         due=now, state="new")  # fmt: skip
+    gone_question = QuestionFactory(lesson=gone, position=1)
+    card(user, gone_question, due=now, state="new")
+    gone.archived_at = now
+    gone.save()
+    sibling = card(user, QuestionFactory(lesson=waiting), due=now - timedelta(days=4))
+
+    def queued():
+        found = review_queue(user=user, now=now, limit=20)
+        cards = {c.question_id for c in found.cards} - {sibling.question_id}
+        return cards, {q.pk for q in found.new_questions}, found.due_count, found.new_count
+
+    at_once = queued()
+    Answer.objects.create(
+        user=user, question=sibling.question, question_version=1, status="correct", score=1,
+        mode="review", created_at=now - timedelta(minutes=10),
+    )  # fmt: skip
+    with CaptureQueriesContext(connection) as reads:
+        lesson_at_a_time = queued()
+
+    opened = ["free", "archived"] + (["pro"] if plan == "pro" else [])
+    expected_new = {new["free"].pk} | ({new["pro"].pk} if plan == "pro" else set())
+    assert at_once[:2] == ({due[k].question_id for k in opened}, expected_new)
+    assert at_once[2:] == (len(opened) + 1, len(expected_new))  # the sibling due at once
+    assert lesson_at_a_time == (at_once[0], at_once[1], len(opened), len(expected_new))
+    if connection.vendor == "postgresql":
+        merged = [q["sql"] for q in reads.captured_queries if ") AS merged " in q["sql"]]
+        assert len(merged) == 2  # the due cards and the new ones, each a read per lesson
+        assert all('"quizzes_question"' not in sql for sql in merged)  # no join to plan
