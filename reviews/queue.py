@@ -72,12 +72,15 @@ def review_queue(
     reviews_left = max(user.reviews_per_day - reviews_today, 0)
     new_left = max(user.new_cards_per_day - new_today, 0)
     waiting = {row["question__lesson_id"] for row in today}
-    # With lessons waiting, cards are read a lesson at a time from the others, so a lesson
-    # with many cards waiting costs nothing to leave out.
-    lessons = _open_lessons(course=course, lesson=lesson, waiting=waiting) if waiting else None
-
     revision = revisions.current()
     closed = questions_closed(revision=revision)
+    # With lessons waiting, cards are read a lesson at a time from the others, so a lesson
+    # with many cards waiting costs nothing to leave out.
+    lessons = (
+        _open_lessons(course=course, lesson=lesson, waiting=waiting, revision=revision)
+        if waiting
+        else None
+    )
     # Pro questions stay out for a learner without Pro (one who had it keeps their cards).
     open_to_learner = open_to(user, via="question__")
     due: QuerySet[Card] = Card.objects.filter(
@@ -128,15 +131,15 @@ def review_queue(
             },
             in_lesson=order[1:],
         )
-    new_ids = [pk for (pk,) in fresh_first(("pk",), new_left)]
+    new = fresh_first(_NEW_FIELDS, new_left)
     room = min(max(limit - len(chosen), 0), new_left)
-    served = _with_questions([*chosen, *new_ids[:room]], revision)
-    reviewing = set(chosen)
+    cards = _with_questions([_card(_DUE_FIELDS, row) for row in chosen], revision)
+    new_cards = _with_questions([_card(_NEW_FIELDS, row) for row in new[:room]], revision)
     return Queue(
         due_count=due_count,
-        new_count=len(new_ids),
-        cards=[card for card in served if card.pk in reviewing],
-        new_questions=[card.question for card in served if card.pk not in reviewing],
+        new_count=len(new),
+        cards=cards,
+        new_questions=[card.question for card in new_cards],
         reviews_today=reviews_today,
         new_today=new_today,
     )
@@ -147,18 +150,25 @@ def _open(question_ids: list[int], closed: dict[int, tuple[int, ...]]) -> list[i
     return [pk for pk in question_ids if pk not in shut]
 
 
-def _with_questions(card_ids: list[int], revision: int) -> list[Card]:
-    """The cards of these ids in this order (one query), each with its question (lesson,
-    course, section and choices in order) as kept for the content revision: served questions
-    cost no query while the content stays, and those not kept yet are read together. A card
-    whose question has left the content since (archived) has it read as it is."""
-    if not card_ids:
-        return []
-    by_id = Card.objects.in_bulk(card_ids)
-    found = [by_id[pk] for pk in card_ids if pk in by_id]  # (gone since: an account deleted)
-    kept = questions_to_serve(question_ids=[c.question_id for c in found], revision=revision)
+# What the queue reads of a card, in the model's field order (`Model.from_db` takes them so).
+_DUE_FIELDS = ("pk", "question_id", "state", "due")
+_NEW_FIELDS = ("pk", "question_id")
+
+
+def _card(fields: tuple[str, ...], row: Sequence[Any]) -> Card:
+    """A card as the queue read it: these fields, the others deferred (as `only()` gives)."""
+    names = ["id" if name == "pk" else name for name in fields]
+    return Card.from_db(Card.objects.db, names, list(row[: len(fields)]))
+
+
+def _with_questions(cards: list[Card], revision: int) -> list[Card]:
+    """The cards, each with its question (lesson, course, section and choices in order) as
+    kept for the content revision: served questions cost no query while the content stays,
+    and those not kept yet are read together. A card whose question has left the content
+    since (archived) has it read as it is."""
+    kept = questions_to_serve(question_ids=[c.question_id for c in cards], revision=revision)
     gone = []
-    for card in found:
+    for card in cards:
         if card.question_id in kept:
             card.question = kept[card.question_id]
         else:
@@ -170,7 +180,7 @@ def _with_questions(card_ids: list[int], revision: int) -> list[Card]:
             "question__section",
             Prefetch("question__choices", queryset=Choice.objects.order_by("position")),
         )
-    return found
+    return cards
 
 
 CANDIDATES = 200
@@ -180,9 +190,9 @@ largest page the queue serves)."""
 
 def _most_urgent(
     due_first: _Reader, *, user: User, now: datetime, count: int, candidates: int
-) -> tuple[list[int], int]:
-    """The ids of the `count` cards to review first, out of the earliest due (at most
-    `candidates` of them), and how many were ranked.
+) -> tuple[list[tuple[Any, ...]], int]:
+    """The `count` cards to review first (rows of `_DUE_FIELDS`), out of the earliest due (at
+    most `candidates` of them), and how many were ranked.
 
     Overdue cards come lowest chance of recall first (the most overdue for their stability),
     then the ones due within the learn-ahead window, soonest first. The chance of recall
@@ -192,16 +202,17 @@ def _most_urgent(
     """
     if candidates <= 0:
         return [], 0
-    rows = due_first(("pk", "due", "stability", "last_review"), min(CANDIDATES, candidates))
-    stability = [math.nan if s is None else s for _, _, s, _ in rows]
-    elapsed = [math.nan if last is None else (now - last).days for _, _, _, last in rows]
+    fields = (*_DUE_FIELDS, "stability", "last_review")
+    rows = due_first(fields, min(CANDIDATES, candidates))
+    stability = [math.nan if row[4] is None else row[4] for row in rows]
+    elapsed = [math.nan if row[5] is None else (now - row[5]).days for row in rows]
     chance = retrievability(stability, elapsed, user.scheduler_parameters or None).tolist()
     # Rows come soonest due first; the sort is stable, so ties keep that order.
     order = sorted(
         range(len(rows)),
-        key=lambda i: (0, chance[i]) if rows[i][1] <= now else (1, 0.0),
+        key=lambda i: (0, chance[i]) if rows[i][3] <= now else (1, 0.0),
     )
-    return [rows[i][0] for i in order[:count]], len(rows)
+    return [rows[i] for i in order[:count]], len(rows)
 
 
 _Reader = Callable[[Sequence[str], int], list[tuple[Any, ...]]]
@@ -287,14 +298,22 @@ def _sql(queryset: QuerySet[Any, Any]) -> tuple[str, list[Any]]:
     return sql, list(params)
 
 
-def _open_lessons(*, course: str, lesson: str, waiting: set[int]) -> list[int]:
-    """The lessons in scope whose cards may come today (not those waiting)."""
-    lessons = Lesson.objects.exclude(pk__in=waiting)
-    if course:
-        lessons = lessons.filter(course__slug=course)
-    if lesson:
-        lessons = lessons.filter(slug=lesson)
-    return list(lessons.order_by("pk").values_list("pk", flat=True))
+_lessons: revisions.Kept[list[tuple[int, str, str]]] = revisions.Kept(size=1)
+
+
+def _open_lessons(*, course: str, lesson: str, waiting: set[int], revision: int) -> list[int]:
+    """The lessons in scope whose cards may come today (not those waiting), from the lessons
+    kept for the content revision."""
+    every = _lessons.get(
+        "lessons",
+        revision,
+        lambda: list(Lesson.objects.order_by("pk").values_list("pk", "course__slug", "slug")),
+    )
+    return [
+        pk
+        for pk, course_slug, slug in every
+        if pk not in waiting and course in ("", course_slug) and lesson in ("", slug)
+    ]
 
 
 def _scoped(queryset: QuerySet[Card], *, course: str, lesson: str) -> QuerySet[Card]:
