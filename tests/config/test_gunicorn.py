@@ -33,6 +33,12 @@ def test_the_environment_sizes_the_server(monkeypatch):
     assert (config.workers, config.threads, config.keepalive) == (3, 8, 90)
 
 
+def test_sync_workers_are_one_setting_away(monkeypatch):
+    config = read({"WEB_WORKER_CLASS": "sync", "WEB_WORKERS": "2"}, monkeypatch)
+
+    assert (config.worker_class_str, config.workers) == ("sync", 2)
+
+
 def test_the_image_starts_gunicorn_with_these_settings():
     dockerfile = (SETTINGS.parents[1] / "Dockerfile").read_text()
 
