@@ -146,7 +146,9 @@ def update(instance: models.Model, names: Sequence[str]) -> None:
 
 
 @functools.cache
-def _insert_sql(model: type[models.Model], alias: str) -> tuple[str, tuple[models.Field, ...]]:
+def _insert_sql(
+    model: type[models.Model], alias: str
+) -> tuple[str, tuple[models.Field[Any, Any], ...]]:
     connection = connections[alias]
     quote = connection.ops.quote_name
     pk = model._meta.pk
@@ -175,15 +177,14 @@ def inserting(instance: models.Model) -> Write:
     connection = connections[alias]
     sql, fields = _insert_sql(model, alias)
     values = [
-        field.get_db_prep_save(field.pre_save(instance, True), connection)  # type: ignore[union-attr]
-        for field in fields
+        field.get_db_prep_save(field.pre_save(instance, True), connection) for field in fields
     ]
     pk = model._meta.pk
     assert pk is not None
 
     def done(written: list[dict[str, Any]]) -> None:
         (row,) = written
-        instance.pk = pk.to_python(row[pk.column])
+        instance.pk = pk.to_python(row[column(pk)])
         instance._state.adding = False
         instance._state.db = alias
 

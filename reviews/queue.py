@@ -240,8 +240,8 @@ def _first(
             return list(cards.order_by(*order).values_list(*fields)[:n])
         if connection.vendor != "postgresql":
             # Elsewhere the same cards from one read, which may pass the waiting ones by.
-            shut = [pk for ids in lessons.values() for pk in ids]
-            either = Q(lesson_id__in=lessons) & ~Q(question_id__in=shut) | (also or Q(pk__in=[]))
+            left = [pk for ids in lessons.values() for pk in ids]
+            either = Q(lesson_id__in=lessons) & ~Q(question_id__in=left) | (also or Q(pk__in=[]))
             return list(cards.filter(either).order_by(*order).values_list(*fields)[:n])
         # The order's fields are selected too, so the merged rows can be sorted by them.
         columns = [*fields, *(f for f in order if f not in fields)]
@@ -260,7 +260,8 @@ def _first(
         inner, template = _sql(each[:n])
         at_lesson = template.index(_ANY_LESSON)
         at_left_out = next(i for i, value in enumerate(template) if value is left_out)
-        parts, params = [], []
+        parts: list[str] = []
+        params: list[Any] = []
         for pk, shut in lessons.items():
             parts.append(f"({inner})")
             lesson_params = list(template)

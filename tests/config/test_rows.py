@@ -124,7 +124,8 @@ def test_insert_stores_what_save_stores_and_gives_the_primary_key():
     rows.insert(written)
     saved.save()
 
-    assert written.pk is not None and written.pk != saved.pk
+    assert written.pk is not None
+    assert written.pk != saved.pk
     assert written._state.adding is False
     assert written.created_at is not None  # auto_now_add, as save() sets it
     names = [f.attname for f in Answer._meta.concrete_fields if f.attname not in ("id",)]
