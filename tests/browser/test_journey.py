@@ -136,6 +136,11 @@ def test_the_journey_with_and_without_javascript_ends_in_the_same_state(open_bro
     journey(open_browser(javascript=False), "grace")
 
     with_js, without_js = state("ada"), state("grace")
+    # Which cards the five reviews reach depends on the variants drawn (an answer of 1 is
+    # right for some, and a right answer moves its card on): each journey reaches some.
+    for reached in (with_js, without_js):
+        assert reached.pop("cards reviewed") >= 1
+        assert reached.pop("generated reviews") >= 1
     assert with_js == without_js
     checks = [a for a in with_js["answers"] if a[0] == "neuron-parameter-count"]
     assert checks == [
@@ -144,6 +149,5 @@ def test_the_journey_with_and_without_javascript_ends_in_the_same_state(open_bro
     ]
     assert len(with_js["answers"]) == 3  # and the review answer taken back, kept as practice
     assert with_js["reviews"] == 5
-    assert with_js["generated reviews"] >= 1
     assert with_js["reports"] == ["neurons"]
     assert with_js["timezone"] == "Asia/Tokyo"
