@@ -8,7 +8,9 @@ converters and `Model.from_db`, so an instance read here is the instance the ORM
 same values, same types, deferred fields deferred, `_state` loaded from this database.
 
 Its writes are made the same way (`updating`, `inserting`), and the writes of one answer go to
-the database together (`write_together`): on PostgreSQL one statement for all of them.
+the database together (`write_together`): on PostgreSQL one statement for all of them. Reads
+whose filters change from request to request are querysets compiled once per shape and run
+again with the request's values in their parameters' places (`Prepared`).
 """
 
 from __future__ import annotations
@@ -16,11 +18,12 @@ from __future__ import annotations
 import functools
 import json
 import uuid
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 from typing import Any, Generic, TypeVar
 
+from django.core.exceptions import EmptyResultSet
 from django.db import DatabaseError, connections, models, router
 from django.db.backends.base.base import BaseDatabaseWrapper
 
@@ -236,3 +239,107 @@ def _plain(row: dict[str, Any]) -> dict[str, Any]:
         else value
         for name, value in row.items()
     }
+
+
+class Prepared:
+    """A read made by a queryset that is compiled once per shape and then run again with
+    other values in its parameters' places, so a request pays for none of the ORM's work.
+
+    `build(*shape, **values)` makes the queryset: `shape` (hashable) is what changes the SQL
+    (which fields, which filters apply), `values` what only fills its parameters (ids, times,
+    slugs, lists of ids). On PostgreSQL the SQL is compiled the first time a shape is asked
+    for, with stand-in values that are found again among the parameters, and kept; a value
+    the ORM would change on its way to the database (so its stand-in is not found) is refused
+    then. Elsewhere the queryset is built and compiled each time. The SQL is the queryset's
+    own, so a read prepared here is planned and answered as the queryset's is; a test compares
+    the two.
+
+    A value must be an `int`, an aware `datetime`, a `str` or a `list` (one parameter, such
+    as an array for `= ANY(%s)`), and the ORM must pass it to the database as it is."""
+
+    def __init__(self, build: Callable[..., models.QuerySet[Any, Any]]) -> None:
+        self.build = build
+        self._shapes: dict[tuple[str, Hashable], tuple[str, list[Any], dict[int, str]]] = {}
+
+    def sql(
+        self, shape: tuple[Hashable, ...] = (), *, using: str = "default", **values: Any
+    ) -> tuple[str, list[Any]]:
+        """The SQL and parameters of `build(*shape, **values)`."""
+        connection = connections[using]
+        if connection.vendor != "postgresql":
+            return compiled(self.build(*shape, **values), using=using)
+        key = (using, (shape, tuple(sorted(values))))
+        found = self._shapes.get(key)
+        if found is None:
+            found = self._shapes[key] = self._prepare(shape, values, using)
+        sql, params, slots = found
+        params = list(params)
+        for position, name in slots.items():
+            params[position] = values[name]
+        return sql, params
+
+    def fetch(
+        self,
+        shape: tuple[Hashable, ...] = (),
+        *,
+        limit: int | None = None,
+        using: str = "default",
+        **values: Any,
+    ) -> list[tuple[Any, ...]]:
+        """The rows of `build(*shape, **values)` (a `values_list` queryset), the first `limit`
+        of them if given, as the queryset gives them."""
+        connection = connections[using]
+        if connection.vendor != "postgresql":
+            queryset = self.build(*shape, **values).using(using)
+            return list(queryset if limit is None else queryset[:limit])
+        sql, params = self.sql(shape, using=using, **values)
+        if limit is not None:
+            sql, params = f"{sql} LIMIT %s", [*params, limit]
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            return [tuple(row) for row in cursor.fetchall()]
+
+    def _prepare(
+        self, shape: tuple[Hashable, ...], values: dict[str, Any], using: str
+    ) -> tuple[str, list[Any], dict[int, str]]:
+        stand_ins = {name: _stand_in(value, n) for n, (name, value) in enumerate(values.items())}
+        try:
+            sql, params = compiled(self.build(*shape, **stand_ins), using=using)
+        except EmptyResultSet:  # `__in` with the empty list standing in
+            raise ValueError(
+                "A list is one parameter (such as `= ANY(%s)`), not an `__in` lookup."
+            ) from None
+        slots: dict[int, str] = {}
+        for position, param in enumerate(params):
+            for name, stand_in in stand_ins.items():
+                if param is stand_in or (type(param) is type(stand_in) and param == stand_in):
+                    slots[position] = name
+        lost = set(values) - set(slots.values())
+        if lost:
+            raise ValueError(f"{sorted(lost)} do not reach the SQL as they were given.")
+        return sql, params, slots
+
+
+def _stand_in(value: Any, n: int) -> Any:
+    """A value of `value`'s type that no request sends (the `n`th of a read)."""
+    if isinstance(value, bool) or value is None:
+        raise TypeError(f"{value!r} would change the SQL: make it part of the shape.")
+    if isinstance(value, int):
+        return -2_000_000_000 - n  # within every integer column's range
+    if isinstance(value, datetime):
+        if value.tzinfo is None:
+            raise TypeError("A time must be aware.")
+        return datetime(1, 1, 1, 0, 0, 0, n + 1, tzinfo=UTC)
+    if isinstance(value, str):
+        return f"\x00stand-in {n}\x00"
+    if isinstance(value, list):
+        return []  # found by identity
+    raise TypeError(f"{type(value).__name__} is not a value Prepared fills in.")
+
+
+def compiled(
+    queryset: models.QuerySet[Any, Any], *, using: str | None = None
+) -> tuple[str, list[Any]]:
+    """The queryset's SQL and parameters, as it would run them."""
+    sql, params = queryset.query.get_compiler(using=using or queryset.db).as_sql()
+    return sql, list(params)

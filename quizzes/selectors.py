@@ -26,7 +26,12 @@ def question_is_open_to(user: Any, question: Question) -> bool:
 
 def open_to(user: Any, *, via: str = "") -> Q:
     """The same rule as a filter, for questions reached through `via` (such as "question__")."""
-    if user_is_pro(user):
+    return open_with(pro=user_is_pro(user), via=via)
+
+
+def open_with(*, pro: bool, via: str = "") -> Q:
+    """`open_to` for a learner with Pro or without."""
+    if pro:
         return Q()
     return Q(**{f"{via}section__access": Access.FREE})
 

@@ -30,18 +30,19 @@ from django.db.models import (
 from django.db.models.expressions import RawSQL
 
 from accounts.models import User
+from config import rows
 from course import revisions
 from course.models import Lesson
+from course.selectors import user_is_pro
 from engine.scheduling import retrievability
 from quizzes.models import Choice, Question
-from quizzes.selectors import open_to, questions_closed, questions_to_serve
+from quizzes.selectors import open_with, questions_closed, questions_to_serve
 from reviews.days import day_start
 from reviews.deck import deck_refresh
 from reviews.models import Answer, Card
 
 LEARN_AHEAD = timedelta(minutes=20)
 quote = connection.ops.quote_name
-_ANY_LESSON = -(2**62) - 17  # stands for each lesson's id in the compiled read; never an id
 
 
 @dataclass(frozen=True)
@@ -61,17 +62,12 @@ def review_queue(
     started = day_start(user=user, now=now)
     # Today's reviews per question: the day's counts, the lessons whose siblings wait, and
     # the cards of those lessons that may still come (the ones reviewed today).
-    today = list(
-        Answer.objects.filter(user=user, mode=Answer.Mode.REVIEW, created_at__gte=started)
-        .values("question_id", "question__lesson_id")
-        .annotate(reviews=Count("pk"), new=Count("pk", filter=Q(card_before__state="new")))
-        .order_by()
-    )
-    reviews_today = sum(row["reviews"] for row in today)
-    new_today = sum(row["new"] for row in today)
+    today = _today.fetch(user_id=user.pk, started=started)
+    reviews_today = sum(reviews for _, _, reviews, _ in today)
+    new_today = sum(new for _, _, _, new in today)
     reviews_left = max(user.reviews_per_day - reviews_today, 0)
     new_left = max(user.new_cards_per_day - new_today, 0)
-    waiting = {row["question__lesson_id"] for row in today}
+    waiting = {lesson_id for _, lesson_id, _, _ in today}
     revision = revisions.current()
     closed = questions_closed(revision=revision)
     # With lessons waiting, cards are read a lesson at a time from the others, so a lesson
@@ -82,24 +78,21 @@ def review_queue(
         else None
     )
     # Pro questions stay out for a learner without Pro (one who had it keeps their cards).
-    open_to_learner = open_to(user, via="question__")
-    due: QuerySet[Card] = Card.objects.filter(
-        user=user, suspended=False, due__lte=now + LEARN_AHEAD
-    ).exclude(state=Card.State.NEW)
-    # A buried card waits for the day after it was buried.
-    due = due.exclude(buried_until__gt=now)
+    pro = user_is_pro(user)
+    # Due within the learn-ahead window; a buried card waits for the day after it was buried.
+    values = {"user_id": user.pk, "now": now, "due_before": now + LEARN_AHEAD}
+    scope = {"course": course, "lesson": lesson}
     if lessons is None:
-        due_first = _first(
-            _scoped(due.filter(open_to_learner), course=course, lesson=lesson), ("due", "pk")
-        )
+        due_first = _first(False, ("due", "pk"), pro=pro, scope=scope, values=values)
     else:
         not_due = closed.for_reviews(user)
-        reviewed = [row["question_id"] for row in today]
+        reviewed = [question_id for question_id, _, _, _ in today]
         due_first = _first(
-            due,
+            False,
             ("due", "pk"),
+            values=values,
             lessons={pk: not_due.get(pk, ()) for pk in lessons},
-            also=Q(question_id__in=_open(reviewed, not_due), last_review__gte=started),
+            also={"question_ids": _open(reviewed, not_due), "started": started},
         )
     chosen, ranked = _most_urgent(
         due_first, user=user, now=now, count=min(limit, reviews_left), candidates=reviews_left
@@ -108,24 +101,18 @@ def review_queue(
     # (no more than was ranked, unless the learner's limit is higher than that).
     due_count = ranked if reviews_left <= CANDIDATES else len(due_first(("pk",), reviews_left))
 
-    fresh: QuerySet[Card] = Card.objects.filter(
-        user=user, suspended=False, state=Card.State.NEW
-    ).exclude(buried_until__gt=now)
     # New cards in course order, up to today's limit (counted) of which a page is served;
     # either way the read walks an index and stops early.
     order = ("lesson_number", "position", "question_id")
+    values = {"user_id": user.pk, "now": now}
     if lessons is None:
-        fresh = fresh.filter(
-            open_to_learner,
-            question__archived_at__isnull=True,
-            question__lesson__archived_at__isnull=True,
-        )
-        fresh_first = _first(_scoped(fresh, course=course, lesson=lesson), order)
+        fresh_first = _first(True, order, pro=pro, scope=scope, values=values)
     else:
         not_new = closed.for_new(user)
         fresh_first = _first(
-            fresh,
+            True,
             order,
+            values=values,
             lessons={
                 pk: not_new.get(pk, ()) for pk in lessons if pk not in closed.archived_lessons
             },
@@ -143,6 +130,20 @@ def review_queue(
         reviews_today=reviews_today,
         new_today=new_today,
     )
+
+
+def _answered_today(*, user_id: int, started: datetime) -> QuerySet[Answer, Any]:
+    """(question, its lesson, reviews, reviews of a new card) for today's reviews."""
+    return (
+        Answer.objects.filter(user_id=user_id, mode=Answer.Mode.REVIEW, created_at__gte=started)
+        .values("question_id", "question__lesson_id")
+        .annotate(reviews=Count("pk"), new=Count("pk", filter=Q(card_before__state="new")))
+        .values_list("question_id", "question__lesson_id", "reviews", "new")
+        .order_by()
+    )
+
+
+_today = rows.Prepared(_answered_today)
 
 
 def _open(question_ids: list[int], closed: dict[int, tuple[int, ...]]) -> list[int]:
@@ -218,61 +219,135 @@ def _most_urgent(
 _Reader = Callable[[Sequence[str], int], list[tuple[Any, ...]]]
 
 
-def _first(
-    cards: QuerySet[Card],
+def _cards(new: bool, *, user_id: int, now: datetime, due_before: Any = None) -> QuerySet[Card]:
+    """The learner's cards that may come now: not suspended, not buried, and either new or
+    due by `due_before`."""
+    cards = Card.objects.filter(user_id=user_id, suspended=False)
+    if new:
+        cards = cards.filter(state=Card.State.NEW)
+    else:
+        cards = cards.filter(due__lte=due_before).exclude(state=Card.State.NEW)
+    return cards.exclude(buried_until__gt=now)
+
+
+def _in_scope(
+    new: bool,
+    pro: bool,
+    scoped: tuple[bool, bool],
+    columns: tuple[str, ...],
     order: tuple[str, ...],
     *,
+    course: str = "",
+    lesson: str = "",
+    **values: Any,
+) -> QuerySet[Card, Any]:
+    """`_cards` open to the learner in the course or lesson, in `order`, read from one range
+    (`scoped` says which of the two narrow it)."""
+    cards = _cards(new, **values).filter(open_with(pro=pro, via="question__"))
+    if new:
+        cards = cards.filter(
+            question__archived_at__isnull=True, question__lesson__archived_at__isnull=True
+        )
+    if scoped[0]:
+        cards = cards.filter(question__lesson__course__slug=course)
+    if scoped[1]:
+        cards = cards.filter(question__lesson__slug=lesson)
+    return cards.order_by(*order).values_list(*columns)
+
+
+def _in_lesson(
+    new: bool,
+    columns: tuple[str, ...],
+    order: tuple[str, ...],
+    *,
+    lesson_id: int,
+    left_out: list[int],
+    **values: Any,
+) -> QuerySet[Card, Any]:
+    """`_cards` of one lesson but those of the questions `left_out`, in `order`."""
+    return (
+        _cards(new, **values)
+        .filter(_array_has("question_id", left_out, negated=True), lesson_id=lesson_id)
+        .order_by(*order)
+        .values_list(*columns)
+    )
+
+
+def _reviewed(
+    columns: tuple[str, ...],
+    order: tuple[str, ...],
+    *,
+    question_ids: list[int],
+    started: datetime,
+    **values: Any,
+) -> QuerySet[Card, Any]:
+    """Due `_cards` of these questions reviewed since `started`, in `order`."""
+    return (
+        _cards(False, **values)
+        .filter(_array_has("question_id", question_ids), last_review__gte=started)
+        .order_by(*order)
+        .values_list(*columns)
+    )
+
+
+_scoped_read = rows.Prepared(_in_scope)
+_lesson_read = rows.Prepared(_in_lesson)
+_reviewed_read = rows.Prepared(_reviewed)
+
+
+def _first(
+    new: bool,
+    order: tuple[str, ...],
+    *,
+    values: dict[str, Any],
+    pro: bool = False,
+    scope: dict[str, str] | None = None,
     lessons: dict[int, tuple[int, ...]] | None = None,
-    also: Q | None = None,
+    also: dict[str, Any] | None = None,
     in_lesson: tuple[str, ...] | None = None,
 ) -> _Reader:
-    """A reader of the first `n` cards in `order`, as rows of the fields asked for: from one
-    index range, or with `lessons` (each lesson's id with the questions it must leave out),
-    from a range in each of those lessons (read in `in_lesson` order, the same as `order`
-    within one lesson) and the cards matching `also`, merged by the database (each range
-    stops at `n`). The reads a lesson at a time touch the card table only, so the database
-    plans each in a moment however many lessons there are."""
+    """A reader of the first `n` of `_cards(new, **values)` in `order`, as rows of the fields
+    asked for: from one index range of those open to the learner (`pro`) in the `scope`, or
+    with `lessons` (each lesson's id with the questions it must leave out), from a range in
+    each of those lessons (read in `in_lesson` order, the same as `order` within one lesson)
+    and the due cards reviewed today of `also`'s questions, merged by the database (each
+    range stops at `n`). The reads a lesson at a time touch the card table only, so the
+    database plans each in a moment however many lessons there are. Each read is compiled
+    once per shape (`config.rows.Prepared`)."""
 
     def read(fields: Sequence[str], n: int) -> list[tuple[Any, ...]]:
         if n <= 0:
             return []
         if lessons is None:
-            return list(cards.order_by(*order).values_list(*fields)[:n])
+            scoped = {name: value for name, value in (scope or {}).items() if value}
+            shape = (new, pro, ("course" in scoped, "lesson" in scoped), tuple(fields), order)
+            return _scoped_read.fetch(shape, limit=n, **values, **scoped)
         if connection.vendor != "postgresql":
             # Elsewhere the same cards from one read, which may pass the waiting ones by.
             left = [pk for ids in lessons.values() for pk in ids]
-            either = Q(lesson_id__in=lessons) & ~Q(question_id__in=left) | (also or Q(pk__in=[]))
-            return list(cards.filter(either).order_by(*order).values_list(*fields)[:n])
+            either = Q(lesson_id__in=lessons) & ~Q(question_id__in=left)
+            if also is not None:
+                either |= Q(question_id__in=also["question_ids"], last_review__gte=also["started"])
+            cards = _cards(new, **values).filter(either).order_by(*order)
+            return list(cards.values_list(*fields)[:n])
         # The order's fields are selected too, so the merged rows can be sorted by them.
-        columns = [*fields, *(f for f in order if f not in fields)]
+        columns = (*fields, *(f for f in order if f not in fields))
         # One read per lesson, each an index range stopping at `n`, merged by the database.
-        # The read is compiled once and repeated with each lesson's id and the questions it
-        # leaves out in their places; the ids go in as values, so the planner knows each
-        # lesson's size (as a parameter of a lateral join it guesses, and may walk the whole
-        # deck's index instead).
+        # The ids go in as values, so the planner knows each lesson's size (as a parameter of
+        # a lateral join it guesses, and may walk the whole deck's index instead).
         within = ("lesson_id", *(in_lesson or order))
-        left_out: list[int] = []
-        each = (
-            cards.filter(_left_out(left_out), lesson_id=_ANY_LESSON)
-            .order_by(*within)
-            .values_list(*columns)
-        )
-        inner, template = _sql(each[:n])
-        at_lesson = template.index(_ANY_LESSON)
-        at_left_out = next(i for i, value in enumerate(template) if value is left_out)
         parts: list[str] = []
         params: list[Any] = []
         for pk, shut in lessons.items():
-            parts.append(f"({inner})")
-            lesson_params = list(template)
-            lesson_params[at_lesson], lesson_params[at_left_out] = pk, list(shut)
-            params += lesson_params
-        if also is not None:
-            extra, extra_params = _sql(
-                cards.filter(also).order_by(*order).values_list(*columns)[:n]
+            sql, lesson_params = _lesson_read.sql(
+                (new, columns, within), lesson_id=pk, left_out=list(shut), **values
             )
-            parts.append(f"({extra})")
-            params += extra_params
+            parts.append(f"({sql} LIMIT %s)")
+            params += [*lesson_params, n]
+        if also is not None:
+            sql, also_params = _reviewed_read.sql((columns, order), **also, **values)
+            parts.append(f"({sql} LIMIT %s)")
+            params += [*also_params, n]
         by = ", ".join(quote(name) for name in order)
         if not parts:
             return []
@@ -286,17 +361,12 @@ def _first(
     return read
 
 
-def _left_out(question_ids: list[int]) -> RawSQL:
-    """True for a card whose question is not among `question_ids` (a PostgreSQL array)."""
-    column = f"{quote(Card._meta.db_table)}.{quote('question_id')}"
-    return RawSQL(
-        f"NOT ({column} = ANY(%s::bigint[]))", (question_ids,), output_field=BooleanField()
-    )
-
-
-def _sql(queryset: QuerySet[Any, Any]) -> tuple[str, list[Any]]:
-    sql, params = queryset.query.get_compiler(using=queryset.db).as_sql()
-    return sql, list(params)
+def _array_has(name: str, ids: list[int], *, negated: bool = False) -> RawSQL:
+    """True for a card whose `name` is among `ids` (a PostgreSQL array), or with `negated`
+    not among them."""
+    column = f"{quote(Card._meta.db_table)}.{quote(name)}"
+    test = f"{column} = ANY(%s::bigint[])"
+    return RawSQL(f"NOT ({test})" if negated else test, (ids,), output_field=BooleanField())
 
 
 _lessons: revisions.Kept[list[tuple[int, str, str]]] = revisions.Kept(size=1)
@@ -315,11 +385,3 @@ def _open_lessons(*, course: str, lesson: str, waiting: set[int], revision: int)
         for pk, course_slug, slug in every
         if pk not in waiting and course in ("", course_slug) and lesson in ("", slug)
     ]
-
-
-def _scoped(queryset: QuerySet[Card], *, course: str, lesson: str) -> QuerySet[Card]:
-    if course:
-        queryset = queryset.filter(question__lesson__course__slug=course)
-    if lesson:
-        queryset = queryset.filter(question__lesson__slug=lesson)
-    return queryset

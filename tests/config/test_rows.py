@@ -3,10 +3,12 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
-from django.db import DatabaseError, transaction
+from django.db import DatabaseError, connection, transaction
+from django.db.models import BooleanField, Q
+from django.db.models.expressions import RawSQL
 from django.db.transaction import TransactionManagementError
 from django.utils import timezone
 from knox.models import AuthToken
@@ -142,3 +144,74 @@ def test_insert_refuses_an_instance_that_has_its_key():
 
     with pytest.raises(ValueError, match="already has its primary key"):
         rows.insert(card)
+
+
+def _cards_of(shape_seed, *, user_id, after, slug, ids):
+    """A read with a value of each kind Prepared fills in, and a shape that changes its SQL
+    (a list is one parameter: an array on PostgreSQL)."""
+    among = (
+        RawSQL("reviews_card.question_id = ANY(%s::bigint[])", (ids,), BooleanField())
+        if connection.vendor == "postgresql"
+        else Q(question_id__in=ids)
+    )
+    cards = Card.objects.filter(among, user_id=user_id, due__gt=after, question__lesson__slug=slug)
+    if shape_seed:
+        cards = cards.filter(seed__gt=0)
+    return cards.order_by("pk").values_list("pk", "due", "seed")
+
+
+def test_a_prepared_read_runs_the_querysets_own_sql_with_each_requests_values():
+    prepared = rows.Prepared(_cards_of)
+    now = timezone.now()
+    first = {"user_id": 3, "after": now, "slug": "attention", "ids": [4, 5]}
+    second = {"user_id": 9, "after": now - timedelta(days=2), "slug": "mlp", "ids": [6]}
+
+    for shape in ((False,), (True,), (False,)):
+        for values in (first, second):
+            assert prepared.sql(shape, **values) == rows.compiled(_cards_of(*shape, **values))
+
+
+def test_a_prepared_read_gives_the_querysets_rows_up_to_its_limit():
+    user = UserFactory()
+    questions = QuestionFactory.create_batch(3)
+    now = timezone.now()
+    cards = [
+        Card.objects.create(user=user, question=q, due=now + timedelta(hours=n), seed=n + 1)
+        for n, q in enumerate(questions)
+    ]
+    Card.objects.create(user=UserFactory(), question=questions[0], due=now, seed=1)  # another's
+    prepared = rows.Prepared(_cards_of)
+    slug = questions[0].lesson.slug
+    values = {"user_id": user.pk, "after": now - timedelta(days=1), "slug": slug}
+    ids = [q.pk for q in questions]
+
+    mine = [c for c in cards if c.question.lesson.slug == slug]
+    expected = [(c.pk, c.due, c.seed) for c in mine]
+    assert prepared.fetch((True,), **values, ids=ids) == expected
+    assert prepared.fetch((True,), **values, ids=ids, limit=1) == expected[:1]
+    assert prepared.fetch((True,), **values, ids=[]) == []
+    assert prepared.fetch((True,), **values, ids=ids) == list(_cards_of(True, **values, ids=ids))
+
+
+def test_a_prepared_read_refuses_values_that_would_not_reach_its_sql_as_given():
+    if connection.vendor != "postgresql":
+        # Compiled each time elsewhere: nothing is stood in for, so nothing to refuse.
+        assert (
+            rows.Prepared(_cards_of).fetch(
+                (True,), user_id=1, after=timezone.now(), slug="x", ids=[]
+            )
+            == []
+        )
+        return
+    by_date = rows.Prepared(lambda *, day: Card.objects.filter(due__date=day).values_list("pk"))
+    with pytest.raises(ValueError, match=r"\['day'\] do not reach the SQL"):
+        by_date.sql(day=timezone.now())  # the ORM makes a date of it
+    flagged = rows.Prepared(lambda *, on: Card.objects.filter(suspended=on).values_list("pk"))
+    with pytest.raises(TypeError, match="part of the shape"):
+        flagged.sql(on=True)
+    listed = rows.Prepared(lambda *, ids: Card.objects.filter(pk__in=ids).values_list("pk"))
+    with pytest.raises(ValueError, match="one parameter"):
+        listed.sql(ids=[1, 2])  # `__in` makes a parameter of each
+    naive = rows.Prepared(lambda *, at: Card.objects.filter(due__lt=at).values_list("pk"))
+    with pytest.raises(TypeError, match="aware"):
+        naive.sql(at=datetime(2026, 1, 1))
