@@ -259,7 +259,7 @@ class Prepared:
 
     def __init__(self, build: Callable[..., models.QuerySet[Any, Any]]) -> None:
         self.build = build
-        self._shapes: dict[tuple[str, Hashable], tuple[str, list[Any], dict[int, str]]] = {}
+        self._shapes: dict[tuple[str, Hashable], _Shape] = {}
 
     def sql(
         self, shape: tuple[Hashable, ...] = (), *, using: str = "default", **values: Any
@@ -268,15 +268,14 @@ class Prepared:
         connection = connections[using]
         if connection.vendor != "postgresql":
             return compiled(self.build(*shape, **values), using=using)
+        return self._shape(shape, values, using).fill(values)
+
+    def _shape(self, shape: tuple[Hashable, ...], values: dict[str, Any], using: str) -> _Shape:
         key = (using, (shape, tuple(sorted(values))))
         found = self._shapes.get(key)
         if found is None:
             found = self._shapes[key] = self._prepare(shape, values, using)
-        sql, params, slots = found
-        params = list(params)
-        for position, name in slots.items():
-            params[position] = values[name]
-        return sql, params
+        return found
 
     def fetch(
         self,
@@ -287,24 +286,26 @@ class Prepared:
         **values: Any,
     ) -> list[tuple[Any, ...]]:
         """The rows of `build(*shape, **values)` (a `values_list` queryset), the first `limit`
-        of them if given, as the queryset gives them."""
+        of them if given, as the queryset gives them (each column through its converters)."""
         connection = connections[using]
         if connection.vendor != "postgresql":
             queryset = self.build(*shape, **values).using(using)
             return list(queryset if limit is None else queryset[:limit])
-        sql, params = self.sql(shape, using=using, **values)
+        prepared = self._shape(shape, values, using)
+        sql, params = prepared.fill(values)
         if limit is not None:
             sql, params = f"{sql} LIMIT %s", [*params, limit]
         with connection.cursor() as cursor:
             cursor.execute(sql, params)
-            return [tuple(row) for row in cursor.fetchall()]
+            found = cursor.fetchall()
+        return [prepared.converted(row, connection) for row in found]
 
-    def _prepare(
-        self, shape: tuple[Hashable, ...], values: dict[str, Any], using: str
-    ) -> tuple[str, list[Any], dict[int, str]]:
+    def _prepare(self, shape: tuple[Hashable, ...], values: dict[str, Any], using: str) -> _Shape:
         stand_ins = {name: _stand_in(value, n) for n, (name, value) in enumerate(values.items())}
+        queryset = self.build(*shape, **stand_ins)
+        compiler = queryset.query.get_compiler(using=using)
         try:
-            sql, params = compiled(self.build(*shape, **stand_ins), using=using)
+            sql, params = compiler.as_sql()
         except EmptyResultSet:  # `__in` with the empty list standing in
             raise ValueError(
                 "A list is one parameter (such as `= ANY(%s)`), not an `__in` lookup."
@@ -317,7 +318,41 @@ class Prepared:
         lost = set(values) - set(slots.values())
         if lost:
             raise ValueError(f"{sorted(lost)} do not reach the SQL as they were given.")
-        return sql, params, slots
+        # The selected columns' converters, as the compiler applies them to each row.
+        selected = [expression for expression, _, _ in compiler.select[: compiler.col_count]]
+        converters = [
+            (position, expression, chain)
+            for position, (chain, expression) in compiler.get_converters(selected).items()
+        ]
+        return _Shape(sql, list(params), slots, converters)
+
+
+@dataclass(frozen=True)
+class _Shape:
+    """A prepared read's SQL, its parameters with the stand-ins' places (`slots`), and the
+    converters its columns go through."""
+
+    sql: str
+    params: list[Any]
+    slots: dict[int, str]
+    converters: list[Chain]
+
+    def fill(self, values: dict[str, Any]) -> tuple[str, list[Any]]:
+        params = list(self.params)
+        for position, name in self.slots.items():
+            params[position] = values[name]
+        return self.sql, params
+
+    def converted(self, row: Sequence[Any], connection: BaseDatabaseWrapper) -> tuple[Any, ...]:
+        if not self.converters:
+            return tuple(row)
+        values = list(row)
+        for position, expression, chain in self.converters:
+            value = values[position]
+            for convert in chain:
+                value = convert(value, expression, connection)
+            values[position] = value
+        return tuple(values)
 
 
 def _stand_in(value: Any, n: int) -> Any:

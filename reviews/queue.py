@@ -219,7 +219,9 @@ def _most_urgent(
 _Reader = Callable[[Sequence[str], int], list[tuple[Any, ...]]]
 
 
-def _cards(new: bool, *, user_id: int, now: datetime, due_before: Any = None) -> QuerySet[Card]:
+def _cards(
+    new: bool, *, user_id: int, now: datetime, due_before: datetime | None = None
+) -> QuerySet[Card]:
     """The learner's cards that may come now: not suspended, not buried, and either new or
     due by `due_before`."""
     cards = Card.objects.filter(user_id=user_id, suspended=False)

@@ -215,3 +215,24 @@ def test_a_prepared_read_refuses_values_that_would_not_reach_its_sql_as_given():
     naive = rows.Prepared(lambda *, at: Card.objects.filter(due__lt=at).values_list("pk"))
     with pytest.raises(TypeError, match="aware"):
         naive.sql(at=datetime(2026, 1, 1))
+
+
+def test_a_prepared_read_converts_its_columns_as_the_queryset_does():
+    user, question = UserFactory(), QuestionFactory()
+    before = {"state": "new", "step": 0}
+    Answer.objects.create(
+        user=user, question=question, question_version=1, mode=Answer.Mode.REVIEW,
+        status="correct", score=1.0, card_before=before, created_at=timezone.now(),
+    )  # fmt: skip
+    prepared = rows.Prepared(
+        lambda *, user_id: Answer.objects.filter(user_id=user_id).values_list(
+            "card_before", "score", "created_at"
+        )
+    )
+
+    [row] = prepared.fetch(user_id=user.pk)
+
+    assert row == next(iter(Answer.objects.filter(user=user).values_list(
+        "card_before", "score", "created_at"
+    )))  # fmt: skip
+    assert row[0] == before  # a dict, not the JSON text the database sends
