@@ -81,7 +81,8 @@ def review_queue(
     pro = user_is_pro(user)
     # Due within the learn-ahead window; a buried card waits for the day after it was buried.
     values = {"user_id": user.pk, "now": now, "due_before": now + LEARN_AHEAD}
-    scope = {"course": course, "lesson": lesson}
+    # The course or lesson the queue is narrowed to, where asked.
+    scope = {name: slug for name, slug in (("course", course), ("lesson", lesson)) if slug}
     if lessons is None:
         due_first = _first(False, ("due", "pk"), pro=pro, scope=scope, values=values)
     else:
@@ -235,7 +236,6 @@ def _cards(
 def _in_scope(
     new: bool,
     pro: bool,
-    scoped: tuple[bool, bool],
     columns: tuple[str, ...],
     order: tuple[str, ...],
     *,
@@ -243,16 +243,16 @@ def _in_scope(
     lesson: str = "",
     **values: Any,
 ) -> QuerySet[Card, Any]:
-    """`_cards` open to the learner in the course or lesson, in `order`, read from one range
-    (`scoped` says which of the two narrow it)."""
+    """`_cards` open to the learner in the course or lesson (those given), in `order`, read
+    from one range."""
     cards = _cards(new, **values).filter(open_with(pro=pro, via="question__"))
     if new:
         cards = cards.filter(
             question__archived_at__isnull=True, question__lesson__archived_at__isnull=True
         )
-    if scoped[0]:
+    if course:
         cards = cards.filter(question__lesson__course__slug=course)
-    if scoped[1]:
+    if lesson:
         cards = cards.filter(question__lesson__slug=lesson)
     return cards.order_by(*order).values_list(*columns)
 
@@ -321,9 +321,10 @@ def _first(
         if n <= 0:
             return []
         if lessons is None:
-            scoped = {name: value for name, value in (scope or {}).items() if value}
-            shape = (new, pro, ("course" in scoped, "lesson" in scoped), tuple(fields), order)
-            return _scoped_read.fetch(shape, limit=n, **values, **scoped)
+            # Which of course and lesson are given is part of the shape (`Prepared` keys its
+            # SQL by the names of the values too).
+            shape = (new, pro, tuple(fields), order)
+            return _scoped_read.fetch(shape, limit=n, **values, **(scope or {}))
         if connection.vendor != "postgresql":
             # Elsewhere the same cards from one read, which may pass the waiting ones by.
             left = [pk for ids in lessons.values() for pk in ids]
