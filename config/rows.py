@@ -11,10 +11,15 @@ Its writes are made the same way (`updating`, `inserting`), and the writes of on
 the database together (`write_together`): on PostgreSQL one statement for all of them. Reads
 whose filters change from request to request are querysets compiled once per shape and run
 again with the request's values in their parameters' places (`Prepared`).
+
+On PostgreSQL all of these go through `cursor`, which binds their values on the server and
+keeps each statement prepared on its connection: the database parses and plans it the first
+time and only executes it after that.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import uuid
@@ -23,15 +28,76 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import Any, Generic, TypeVar
 
+from django.conf import settings
 from django.core.exceptions import EmptyResultSet
 from django.db import DatabaseError, connections, models, router
 from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.backends.utils import CursorWrapper
 
 M = TypeVar("M", bound=models.Model)
 
 Converter = Callable[[Any, Any, BaseDatabaseWrapper], Any]
 Chain = tuple[int, Any, list[Converter]]
 """A column's position, its expression, and the converters its values go through."""
+
+
+def cursor(connection: BaseDatabaseWrapper) -> CursorWrapper:
+    """A cursor for the hot path's statements, whose SQL is the same from one request to the
+    next. On PostgreSQL (unless `DB_PREPARED_STATEMENTS` is off) its values are bound on the
+    server, so psycopg prepares a statement once it has run `prepare_threshold` times on a
+    connection (`config.settings`): later runs skip parsing and planning, which cost the
+    database more than executing these statements does. Anything else gets
+    `connection.cursor()`, whose values are bound in the client, so the ORM's own queries are
+    never prepared (their SQL changes with the length of a list, and a pooler may not keep
+    them).
+
+    It is Django's own cursor wrapper around the psycopg cursor, so errors are Django's, and
+    queries are logged and counted as any others are."""
+    if connection.vendor != "postgresql" or not settings.DB_PREPARED_STATEMENTS:
+        return connection.cursor()
+    connection.close_if_health_check_failed()
+    connection.ensure_connection()
+    from django.db.backends.postgresql.base import ServerBindingCursor
+    from psycopg.pq import Format
+
+    with connection.wrap_database_errors:
+        raw: Any = ServerBindingCursor(connection.connection)  # type: ignore[call-arg]
+        # As Django's own cursors do when the connection's time zone is not the one in use.
+        timestamptz = connection.connection.adapters.types["timestamptz"].oid
+        loader = connection.connection.adapters.get_loader(timestamptz, Format.TEXT)
+        if getattr(loader, "timezone", None) != connection.timezone:
+            from django.db.backends.postgresql.psycopg_any import register_tzloader
+
+            register_tzloader(connection.timezone, raw)
+        connection.validate_thread_sharing()
+        if connection.queries_logged:
+            return _bound_debug_cursor_class()(raw, connection)
+        return connection.make_cursor(raw)
+
+
+@functools.cache
+def _bound_debug_cursor_class() -> type[CursorWrapper]:
+    from django.db.backends.postgresql.base import CursorDebugWrapper
+    from psycopg import Error as PsycopgError
+
+    class BoundDebugCursor(CursorDebugWrapper):
+        """Logs a statement with its values in place, as Django does when every cursor binds
+        on the server (psycopg keeps no text of a prepared statement's run to log)."""
+
+        def debug_sql(
+            self,
+            sql: Any = None,
+            params: Any = None,
+            use_last_executed_query: bool = False,
+            many: bool = False,
+        ) -> Any:
+            if use_last_executed_query and not many and params is not None:
+                # A value it cannot show leaves the statement logged as written.
+                with contextlib.suppress(PsycopgError):
+                    sql, use_last_executed_query = self.db.ops.compose_sql(sql, params), False
+            return super().debug_sql(sql, params, use_last_executed_query, many)
+
+    return BoundDebugCursor
 
 
 class Columns(Generic[M]):
@@ -206,13 +272,13 @@ def write_together(writes: Sequence[Write], *, using: str = "default") -> None:
     another's rows). Elsewhere they run one after another."""
     connection = connections[using]
     returned: list[list[dict[str, Any]]] = []
-    with connection.cursor() as cursor:
+    with cursor(connection) as sending:
         if connection.vendor != "postgresql" or len(writes) == 1:
             for write in writes:
-                cursor.execute(write.sql, write.params)
-                names = [column[0] for column in cursor.description or ()]
+                sending.execute(write.sql, write.params)
+                names = [column[0] for column in sending.description or ()]
                 returned.append(
-                    [_plain(dict(zip(names, row, strict=True))) for row in cursor.fetchall()]
+                    [_plain(dict(zip(names, row, strict=True))) for row in sending.fetchall()]
                 )
         else:
             steps = ", ".join(f"w{n} AS ({write.sql})" for n, write in enumerate(writes))
@@ -220,10 +286,10 @@ def write_together(writes: Sequence[Write], *, using: str = "default") -> None:
                 f"(SELECT COALESCE(jsonb_agg(w{n}), '[]')::text FROM w{n})"
                 for n in range(len(writes))
             )
-            cursor.execute(
+            sending.execute(
                 f"WITH {steps} SELECT {rows_of}", [p for write in writes for p in write.params]
             )
-            returned = [json.loads(text) for text in cursor.fetchone()]
+            returned = [json.loads(text) for text in sending.fetchone()]
     for write, written in zip(writes, returned, strict=True):
         if write.done is not None:
             write.done(written)
@@ -295,9 +361,9 @@ class Prepared:
         sql, params = prepared.fill(values)
         if limit is not None:
             sql, params = f"{sql} LIMIT %s", [*params, limit]
-        with connection.cursor() as cursor:
-            cursor.execute(sql, params)
-            found = cursor.fetchall()
+        with cursor(connection) as reading:
+            reading.execute(sql, params)
+            found = reading.fetchall()
         return [prepared.converted(row, connection) for row in found]
 
     def _prepare(self, shape: tuple[Hashable, ...], values: dict[str, Any], using: str) -> _Shape:

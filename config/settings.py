@@ -154,10 +154,18 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+# The hot path's statements (config.rows.cursor) are kept prepared on each connection, once run
+# five times there. Turn it off behind a connection pooler that hands a session's statements to
+# other connections (PgBouncer in transaction mode before 1.21, or without
+# max_prepared_statements).
+DB_PREPARED_STATEMENTS = env_bool("DB_PREPARED_STATEMENTS", True)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # A database that does not answer is a quick 503, not a request hanging on a dead host.
     DATABASES["default"].setdefault("OPTIONS", {})
     DATABASES["default"]["OPTIONS"]["connect_timeout"] = env_int("DB_CONNECT_TIMEOUT", 5)
+    if DB_PREPARED_STATEMENTS:
+        # Only cursors that bind on the server prepare: config.rows.cursor makes those.
+        DATABASES["default"]["OPTIONS"]["prepare_threshold"] = 5
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Concurrent readers while one request writes, and no "database is locked" under load.
     DATABASES["default"]["OPTIONS"] = {

@@ -24,6 +24,7 @@ from typing import Any, Generic, TypeVar
 from django.db import IntegrityError, connection, models, transaction
 from django.db.models.signals import m2m_changed, post_delete, post_save
 
+from config import rows
 from config.lru import LRU
 from course.models import ContentRevision
 
@@ -35,7 +36,7 @@ _batch = threading.local()
 def current() -> int:
     """The content revision's stamp now (0 before any content)."""
     table = connection.ops.quote_name(ContentRevision._meta.db_table)
-    with connection.cursor() as cursor:
+    with rows.cursor(connection) as cursor:  # every request that reads content makes it
         cursor.execute(f"SELECT stamp FROM {table} WHERE id = 1")  # the model's own table
         row = cursor.fetchone()
     return int(row[0]) if row else 0

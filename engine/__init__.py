@@ -21,6 +21,7 @@ from engine.scheduling import (
     retrievability_at,
     review,
     review_rng,
+    review_seeds,
 )
 
 __all__ = [
@@ -52,4 +53,5 @@ __all__ = [
     "retrievability_at",
     "review",
     "review_rng",
+    "review_seeds",
 ]

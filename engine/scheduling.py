@@ -274,13 +274,14 @@ def review(
     *,
     now: datetime,
     config: SchedulerConfig,
-    rng: np.random.Generator | int | None = None,
+    rng: np.random.Generator | int | Sequence[int] | None = None,
 ) -> ReviewOutcome:
     """The card after being rated `rating` at `now`; `state` itself is left as it was.
 
     With fuzzing off this is exactly `fsrs.Scheduler.review_card`. With it on, `rng` (a numpy
-    Generator, or a seed for one) supplies fsrs's single fuzz draw, so the same seed gives the
-    same due. A review earlier than the card's last one is refused: replay the log instead.
+    Generator, or a seed or seed sequence for one, made only when a draw is needed) supplies
+    fsrs's single fuzz draw, so the same seed gives the same due. A review earlier than the
+    card's last one is refused: replay the log instead.
     """
     now = _utc(now, "now")
     rating = Rating(rating)
@@ -317,9 +318,15 @@ def review(
 def review_rng(seed: int, index: int) -> np.random.Generator:
     """The generator for a card's review number `index` (0 for its first), from the card's seed.
 
-    Live reviews that pass `review_rng(seed, state.reps)` fuzz exactly as `replay` does.
+    Live reviews that pass `review_rng(seed, state.reps)`, or its seeds `review_seeds(seed,
+    state.reps)`, fuzz exactly as `replay` does.
     """
-    return np.random.default_rng([seed, index])
+    return np.random.default_rng(review_seeds(seed, index))
+
+
+def review_seeds(seed: int, index: int) -> list[int]:
+    """What `review_rng` is made from: `review(rng=...)` makes it only when it draws."""
+    return [seed, index]
 
 
 def replay(
@@ -340,7 +347,7 @@ def replay(
         ((_utc(at, "a review's time"), Rating(r)) for at, r in reviews), key=itemgetter(0)
     )
     for index, (at, rating) in enumerate(timed):
-        rng = None if seed is None else review_rng(seed, index)
+        rng = None if seed is None else review_seeds(seed, index)
         state = review(state, rating, now=at, config=config, rng=rng).state
     return state
 

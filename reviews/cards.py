@@ -100,7 +100,7 @@ def card_locked(
         raise TransactionManagementError("card_locked locks the card: call it in a transaction")
     sql = _card_locked_sql(connection.alias, with_nonce=bool(variant_nonce))
     params: list[Any] = [user.pk, variant_nonce] if variant_nonce else []
-    with connection.cursor() as cursor:
+    with rows.cursor(connection) as cursor:
         cursor.execute(sql, [*params, user.pk, question.pk])
         row = cursor.fetchone()
     if row is None:
@@ -147,7 +147,7 @@ def card_stepped(
         rating,
         now=now,
         config=scheduler_config(user),
-        rng=scheduling.review_rng(card.seed, before.reps),
+        rng=scheduling.review_seeds(card.seed, before.reps),
     )
     apply_state(card, outcome.state)
     card.pending_reveal = None  # this review is the one a reveal was waiting for
@@ -173,7 +173,7 @@ def log_replay(
     live review is, so replaying the same log lands where the reviews did."""
     config = scheduler_config(user)
     for when, answer, rating in log:
-        rng = scheduling.review_rng(card.seed, state.reps)
+        rng = scheduling.review_seeds(card.seed, state.reps)
         outcome = scheduling.review(state, rating, now=when, config=config, rng=rng)
         answer.card_before, answer.card_after = state.to_dict(), outcome.state.to_dict()
         answer.rating = int(rating)

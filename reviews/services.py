@@ -204,7 +204,13 @@ def answer_submit(
             leech=card.leech,
         )
     # The score's range is also a database constraint; checking it here would cost a query.
-    answer.full_clean(exclude=["user", "question", "card", "reveal"], validate_constraints=False)
+    # An answer has no unique field but its key, which the database gives, so there is no
+    # uniqueness to check either.
+    answer.full_clean(
+        exclude=["user", "question", "card", "reveal"],
+        validate_unique=False,
+        validate_constraints=False,
+    )
     # The card, the answer and the rollups, written together (one statement on PostgreSQL).
     writes.append(rows.inserting(answer))
     courses = {question.pk: question.lesson.course_id}

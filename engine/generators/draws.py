@@ -8,6 +8,7 @@ of 100,000, and a whole batch is a handful of array operations.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Sequence
 from typing import Any
@@ -24,6 +25,10 @@ _UNIT = 2.0**-53
 
 def as_seeds(seeds: ArrayLike) -> NDArray[np.uint64]:
     """Check and convert seeds: a 1-D array of integers from 0 to 2**63 - 1."""
+    if isinstance(seeds, list) and len(seeds) == 1 and type(seeds[0]) is int:  # one variant's seed
+        if not 0 <= seeds[0] <= MAX_SEED:
+            raise ValueError(f"seeds must be between 0 and {MAX_SEED}")
+        return np.array(seeds, dtype=np.uint64)
     array = np.asarray(seeds)
     if array.ndim != 1:
         raise ValueError("seeds must be a one-dimensional array")
@@ -45,6 +50,12 @@ def mix64(z: NDArray[np.uint64]) -> NDArray[np.uint64]:
     return z ^ (z >> np.uint64(31))
 
 
+@functools.cache
+def _salt_key(salt: str) -> np.uint64:
+    digest = hashlib.blake2b(salt.encode(), digest_size=8).digest()
+    return np.uint64(int.from_bytes(digest, "little"))
+
+
 class Draws:
     """Per-row random draws for a batch. Each call takes fresh numbers from every row's stream.
 
@@ -52,8 +63,7 @@ class Draws:
     """
 
     def __init__(self, seeds: NDArray[np.uint64], salt: str) -> None:
-        key = int.from_bytes(hashlib.blake2b(salt.encode(), digest_size=8).digest(), "little")
-        self._start = mix64(seeds ^ np.uint64(key))
+        self._start = mix64(seeds ^ _salt_key(salt))
         self._used = 0
         self.n = len(seeds)
 

@@ -23,6 +23,7 @@ from reviews.api.serializers import (
     RevealInSerializer,
     RevealOutSerializer,
 )
+from reviews.api.sync_items import answer_submitted
 from reviews.feedback import past_answer_result
 
 IDEMPOTENCY_HEADER = OpenApiParameter(
@@ -53,16 +54,22 @@ class AnswerCreateView(APIView):
         operation_id="submitAnswer",
     )
     def post(self, request: Request, question_id: int) -> Response:
-        body = AnswerInSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
-        key = idempotency_key(request, body.validated_data.get("client_id"))
+        # Checked as plain data, as the serializer would; the serializer says what is wrong.
+        submitted = answer_submitted(request.data)
+        if submitted is None:
+            body = AnswerInSerializer(data=request.data)
+            body.is_valid(raise_exception=True)
+            submitted = services.Submitted(**body.validated_data)
+        key = idempotency_key(request, submitted.client_id)
         question = question_or_404(question_id, user=request.user, selector=bank.question_to_answer)
-        submitted = services.Submitted(**body.validated_data)
         try:
             result = idempotency.idempotent(
                 user=request.user,
                 key=key,
-                fingerprint=idempotency.request_fingerprint(
+                # Only a named request is compared with a repeat of it.
+                fingerprint=""
+                if key is None
+                else idempotency.request_fingerprint(
                     method="POST", path=request.path, body=request.data
                 ),
                 action=lambda: services.answer_submit(

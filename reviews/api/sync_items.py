@@ -1,9 +1,12 @@
-"""The items of an offline sync, checked one by one as plain dicts.
+"""Answers and the items of an offline sync, checked as plain dicts.
 
 A batch holds up to 1,000 reviews, and a DRF serializer per item costs more than applying the
-review. These checks take and refuse exactly what `OfflineReviewSerializer` (which documents an
-item) does, with the same field names, codes and messages, in the same order; a test holds the
-two together. An item with any bad field is refused whole and never holds back the others.
+review; a single answer's serializer cost about a tenth of the whole request, mostly in making
+its fields afresh. These checks take and refuse exactly what `OfflineReviewSerializer` (which
+documents an item) does, with the same field names, codes and messages, in the same order, and
+take exactly what `AnswerInSerializer` takes; tests hold them together. An item with any bad
+field is refused whole and never holds back the others; an answer with one is handed to its
+serializer, which says what is wrong.
 """
 
 from __future__ import annotations
@@ -200,6 +203,28 @@ _FIELDS: tuple[tuple[str, Callable[[Any], Any], bool], ...] = (
     ("question", _question, True),
     ("reviewed_at", _reviewed_at, True),
 )
+
+
+_ANSWER_FIELDS = tuple(
+    (name, check) for name, check, _ in _FIELDS if name not in ("question", "reviewed_at")
+)
+
+
+def answer_submitted(body: Any) -> services.Submitted | None:
+    """A POST answer's body as `AnswerInSerializer` takes it (`mode` review unless given), or
+    None when it has anything the serializer would refuse: the caller runs the serializer
+    then, for its errors."""
+    if not isinstance(body, dict):
+        return None
+    values: dict[str, Any] = {}
+    try:
+        for name, check in _ANSWER_FIELDS:
+            value = body.get(name, _MISSING)
+            if value is not _MISSING:
+                values[name] = check(value)
+    except _Invalid:
+        return None
+    return services.Submitted(**values)
 
 
 def offline_review(*, index: int, item: Any) -> OfflineReview | dict[str, Any]:

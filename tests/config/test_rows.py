@@ -6,10 +6,11 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 import pytest
-from django.db import DatabaseError, connection, transaction
+from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.db.models import BooleanField, Q
 from django.db.models.expressions import RawSQL
 from django.db.transaction import TransactionManagementError
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from knox.models import AuthToken
 from knox.settings import CONSTANTS
@@ -236,3 +237,66 @@ def test_a_prepared_read_converts_its_columns_as_the_queryset_does():
         "card_before", "score", "created_at"
     )))  # fmt: skip
     assert row[0] == before  # a dict, not the JSON text the database sends
+
+
+def _prepared_statements():
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        return [statement for (statement,) in cursor.fetchall()]
+
+
+def test_the_hot_paths_cursor_prepares_a_repeated_statement_on_postgresql(settings):
+    user = UserFactory()
+    token, key = token_create(user=user)
+    sql = f"SELECT id FROM {Card._meta.db_table} WHERE user_id = %s AND seed > %s"
+    if connection.vendor != "postgresql":
+        # Elsewhere it is the connection's own cursor.
+        with rows.cursor(connection) as cursor:
+            cursor.execute(sql, [user.pk, -1])
+            assert cursor.fetchall() == []
+        return
+
+    def run(times):
+        for _ in range(times):
+            with rows.cursor(connection) as cursor:
+                cursor.execute(sql, [user.pk, -1])
+                assert cursor.fetchall() == []
+
+    settings.DB_PREPARED_STATEMENTS = False
+    run(8)
+    assert not any("seed > $2" in s for s in _prepared_statements())
+    settings.DB_PREPARED_STATEMENTS = True
+    with CaptureQueriesContext(connection) as seen:
+        run(8)
+    # Counted and logged like any other query, with its values.
+    assert len(seen.captured_queries) == 8
+    assert str(user.pk) in seen.captured_queries[-1]["sql"]
+    assert any("seed > $2" in s for s in _prepared_statements())
+    # The token's read, which every request makes, is prepared the same way.
+    for _ in range(6):
+        [read] = tokens_by_key(key[: CONSTANTS.TOKEN_KEY_LENGTH])
+    assert read.pk == token.pk
+    assert any('"token_key" = $1' in s for s in _prepared_statements())
+    # The ORM's queries are bound in the client and never prepared.
+    for _ in range(8):
+        list(Card.objects.filter(user=user, seed__gt=-2))
+    assert not any("-2" in s or '"seed" > $' in s for s in _prepared_statements())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_prepared_write_that_fails_is_djangos_error_and_the_connection_goes_on():
+    user, question = UserFactory(), QuestionFactory()
+    card = Card.objects.create(user=user, question=question, due=timezone.now(), seed=7)
+    for attempt in range(8):
+        twin = Card(user=user, question=question, lesson_id=question.lesson_id, seed=attempt)
+        twin.due = timezone.now()
+        with pytest.raises(IntegrityError), transaction.atomic():
+            rows.insert(twin)  # one card per learner and question
+    # The statement that failed is still there to use: the next insert of it writes.
+    again = QuestionFactory()
+    other = Card(user=user, question=again, lesson_id=again.lesson_id, seed=1, due=timezone.now())
+    rows.insert(other)
+    assert Card.objects.filter(user=user).count() == 2
+    assert Card.objects.get(pk=other.pk).seed == 1
+    with transaction.atomic():  # and the card's read after them, on the same connection
+        assert card_locked(user=user, question=question)[0] == card

@@ -243,7 +243,7 @@ def test_seeds_outside_the_range_are_refused(bad: list[Any]) -> None:
         )
 
 
-@pytest.mark.parametrize("bad", [-1, MAX_SEED + 1, 2**64])
+@pytest.mark.parametrize("bad", [-1, MAX_SEED + 1, 2**64, True, 0.0])
 def test_a_single_seed_outside_the_range_is_refused(bad: int) -> None:
     with pytest.raises(ValueError, match="seeds"):
         get_family("relu_neuron").variant(bad)

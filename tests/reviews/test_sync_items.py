@@ -8,8 +8,10 @@ from hypothesis import strategies as st
 from rest_framework.exceptions import ValidationError
 
 from config.problems import flatten_errors
+from reviews import services
+from reviews.api.serializers import AnswerInSerializer
 from reviews.api.sync import OfflineReviewSerializer
-from reviews.api.sync_items import offline_review, offline_reviews
+from reviews.api.sync_items import answer_submitted, offline_review, offline_reviews
 from reviews.sync import OfflineReview
 
 FIELDS = [
@@ -203,3 +205,39 @@ likely_items = st.fixed_dictionaries(
 @given(item=any_items | likely_items)
 def test_any_item_is_taken_or_refused_as_the_serializer_does(item):
     assert by_sync_items(item) == by_serializer(item)
+
+
+def by_answer_serializer(body):
+    """The answer as `AnswerInSerializer` takes it, or None when it refuses the body."""
+    checked = AnswerInSerializer(data=body)
+    return services.Submitted(**checked.validated_data) if checked.is_valid() else None
+
+
+ANSWER_BODIES = [
+    *ODD_ITEMS,
+    *({k: v for k, v in i.items() if k not in ("question", "reviewed_at")} for i in ODD_ITEMS),
+    {"response": "0.5", "variant": "token", "duration_ms": 4000},
+    {"response": "0.5", "mode": "practice", "client_id": None},
+    {"choice_ids": []},
+    [],
+    [GOOD],
+    "8e6",
+    None,
+    7,
+]
+
+
+def test_answer_bodies_are_taken_as_the_answer_serializer_takes_them():
+    taken = [answer_submitted(body) for body in ANSWER_BODIES]
+
+    assert taken == [by_answer_serializer(body) for body in ANSWER_BODIES]
+    # Both kinds occur, so the comparison means something either way.
+    assert None in taken
+    assert sum(t is not None for t in taken) >= 10
+    assert taken[0] == services.Submitted(response="8e6", client_id=uuid.UUID(GOOD["client_id"]))
+
+
+@settings(max_examples=500, derandomize=True, deadline=None)
+@given(body=any_items | likely_items)
+def test_any_answer_body_is_taken_as_the_answer_serializer_takes_it(body):
+    assert answer_submitted(body) == by_answer_serializer(body)
