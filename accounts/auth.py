@@ -35,8 +35,8 @@ def tokens_by_key(token_key: str) -> list[AuthToken]:
     """The tokens whose key (the first characters of the token) is `token_key`, each with its
     user, as knox reads them. Every API request makes this read, so its SQL is written once
     (`config.rows`) rather than compiled each time, and kept prepared on the connection
-    (`rows.cursor`); it still asks the database each time, so
-    a token deleted (a sign-out, a password change) is refused from the next request on."""
+    (`rows.cursor`); it still asks the database each time, so a token deleted (a sign-out, a
+    password change) is refused from the next request on."""
     connection = connections[router.db_for_read(AuthToken)]
     with rows.cursor(connection) as cursor:
         cursor.execute(_tokens_sql(connection.alias), [token_key])
