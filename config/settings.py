@@ -313,8 +313,9 @@ REST_FRAMEWORK = {
         "reports": os.environ.get("THROTTLE_REPORTS", "30/hour"),
         "answers": os.environ.get("THROTTLE_ANSWERS", "120/min"),
         "join": os.environ.get("THROTTLE_JOIN", "20/hour"),
-        "labs-anonymous": os.environ.get("THROTTLE_LABS_ANONYMOUS", "30/min"),
-        "labs": os.environ.get("THROTTLE_LABS", "120/min"),
+        # A lab's page asks again each time a slider stops moving.
+        "labs-anonymous": os.environ.get("THROTTLE_LABS_ANONYMOUS", "120/min"),
+        "labs": os.environ.get("THROTTLE_LABS", "300/min"),
     },
     # Throttles key on config.clients.client_address, which reads NUM_PROXIES above.
     "NUM_PROXIES": NUM_PROXIES,

@@ -1,11 +1,13 @@
 from django.urls import path
 
-from course.web import views
+from course.web import labs, views
 
 app_name = "course"
 
 urlpatterns = [
     path("plans/", views.plans, name="plans"),
+    path("labs/", labs.index, name="labs"),
+    path("labs/parameters/", labs.parameters, name="lab-parameters"),
     path("courses/<slug:course>/", views.course, name="course"),
     path("courses/<slug:course>/<slug:lesson>/", views.lesson, name="lesson"),
     path("courses/<slug:course>/<slug:lesson>/complete/", views.complete, name="complete"),

@@ -4,9 +4,8 @@ Each chart is an `<svg role="img">` with a `<title>` that sums it up, and a `<ti
 mark (a day's cell, a day's bar) that says its number in words, so colour is never the only
 signal. No inline styles (the Content-Security-Policy forbids them): marks carry CSS classes,
 and the stylesheet colours them from its custom properties, so the dark scheme follows.
-The markup is written by `_Svg`, which escapes every attribute value and text, so the result
-always parses (a year's heatmap is some 800 elements: text is several times faster to build
-than an element tree).
+The markup is written by `config.svg.Svg`, which escapes every attribute value and text, so
+the result always parses (a year's heatmap is some 800 elements).
 """
 
 from __future__ import annotations
@@ -19,7 +18,8 @@ from html import escape
 
 from django.utils.safestring import SafeString, mark_safe
 
-SVG_NS = "http://www.w3.org/2000/svg"
+from config.svg import Svg
+
 LEVELS = 4
 """Shades of the heatmap above "none"."""
 
@@ -142,7 +142,7 @@ def heatmap(days: Sequence[tuple[date, int]], *, chart_id: str) -> SafeString:
         if days
         else "No days to show."
     )
-    svg = _Svg(chart_id, summary, width, height, "chart chart--heatmap")
+    svg = Svg(chart_id, summary, width, height, "chart chart--heatmap")
     for row, name in WEEKDAY_LABELS.items():
         svg.text(name, x=0, y=top + row * STEP + CELL - 2, cls="chart__label")
     last_month_column = -3
@@ -178,7 +178,7 @@ def forecast(days: Sequence[tuple[date, int]], *, chart_id: str) -> SafeString:
     summary = f"Cards due on each of the next {plural(len(days), 'day')}: {total} in all"
     if busiest and busiest[1]:
         summary += f", most on {day_label(busiest[0])} ({busiest[1]})"
-    svg = _Svg(chart_id, summary + ".", width, height, "chart chart--forecast")
+    svg = Svg(chart_id, summary + ".", width, height, "chart chart--forecast")
     base = top + plot
     for value in sorted({0, maximum // 2, maximum}):
         y = base - plot * value / maximum if maximum else base
@@ -217,7 +217,7 @@ def hbars(rows: Sequence[tuple[str, int, str]], *, chart_id: str, summary: str) 
     label_width, bar_space, row_height = 100, 220, 30
     width, height = label_width + bar_space + 40, row_height * len(rows)
     maximum = max((n for _, n, _ in rows), default=0)
-    svg = _Svg(chart_id, summary, width, height, "chart chart--bars")
+    svg = Svg(chart_id, summary, width, height, "chart chart--bars")
     for index, (label, count, modifier) in enumerate(rows):
         y = index * row_height
         svg.text(label, x=0, y=y + 20, cls="chart__text")
@@ -239,59 +239,6 @@ def hbars(rows: Sequence[tuple[str, int, str]], *, chart_id: str, summary: str) 
     return svg.done()
 
 
-class _Svg:
-    """An `<svg role="img">` written as text: its `<title>`, then marks, each attribute value
-    and text escaped (numbers written without a trailing `.0`)."""
-
-    def __init__(self, chart_id: str, summary: str, width: float, height: float, cls: str):
-        self._parts = [
-            _tag(
-                "svg",
-                {
-                    "xmlns": SVG_NS,
-                    "class": cls,
-                    "role": "img",
-                    "aria-labelledby": f"{chart_id}-title",
-                    "viewBox": f"0 0 {_n(width)} {_n(height)}",
-                    "width": width,
-                    "height": height,
-                    "id": chart_id,
-                },
-            ),
-            f'<title id="{escape(chart_id)}-title">{escape(summary, quote=False)}</title>',
-        ]
-
-    def mark(self, tag: str, attributes: dict[str, str | float], *, title: str = "") -> None:
-        """An element, with a `<title>` inside that says its number in words."""
-        if title:
-            self._parts.append(
-                f"{_tag(tag, attributes)}<title>{escape(title, quote=False)}</title></{tag}>"
-            )
-        else:
-            self._parts.append(_tag(tag, attributes, empty=True))
-
-    def write(self, markup: str) -> None:
-        """Markup the caller has escaped itself."""
-        self._parts.append(markup)
-
-    def text(self, text: str, *, x: float, y: float, cls: str, anchor: str = "") -> None:
-        attributes: dict[str, str | float] = {"class": cls, "x": x, "y": y, "aria-hidden": "true"}
-        if anchor:
-            attributes["text-anchor"] = anchor
-        self._parts.append(f"{_tag('text', attributes)}{escape(text, quote=False)}</text>")
-
-    def done(self) -> SafeString:
-        return mark_safe("".join(self._parts) + "</svg>")  # every value escaped on the way in
-
-
-def _tag(tag: str, attributes: dict[str, str | float], *, empty: bool = False) -> str:
-    written = "".join(
-        f' {name}="{escape(value) if isinstance(value, str) else _n(value)}"'
-        for name, value in attributes.items()
-    )
-    return f"<{tag}{written}{' />' if empty else '>'}"
-
-
 def _nice_ceiling(value: int) -> int:
     """The axis top: the value rounded up to 1, 2 or 5 times a power of ten (0 stays 0)."""
     if value <= 0:
@@ -301,8 +248,3 @@ def _nice_ceiling(value: int) -> int:
         if value <= step * power:
             return step * power
     return 10 * power  # pragma: no cover
-
-
-def _n(value: float) -> str:
-    """A coordinate, without a trailing `.0`."""
-    return f"{value:.1f}".removesuffix(".0")

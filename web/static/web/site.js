@@ -70,6 +70,14 @@
     if (input) event.detail.parameters.elapsed_ms = String(Date.now() - Number(input.getAttribute("data-started")));
   });
 
+  // A slider's live value: an <output> named by the slider's data-output follows it.
+  document.addEventListener("input", function (event) {
+    var slider = event.target;
+    var name = slider && slider.getAttribute && slider.getAttribute("data-output");
+    var output = name && document.getElementById(name);
+    if (output) output.textContent = Number(slider.value).toLocaleString("en-GB");
+  });
+
   function enhance(root) {
     guessTimeZone(root);
     stampStart(root);

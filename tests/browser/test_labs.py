@@ -1,0 +1,83 @@
+"""The labs in a browser, with JavaScript on and off: the parameter counter moved with the
+keyboard follows its slider, a preset gives the lecture's figure, and every page passes the
+checks every page must pass."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.browser.conftest import PHONE, check_page, screenshot
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def total(page):
+    return int(page.locator("#lab-total").inner_text().replace(",", ""))
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["js", "nojs"])
+def test_the_parameter_counter_follows_its_slider_and_its_presets(open_browser, javascript):
+    browse = open_browser(javascript=javascript)
+    page = browse.page
+
+    assert browse.go("/labs/").status == 200
+    check_page(browse)
+    page.get_by_role("link", name=re.compile("The parameter counter")).click()
+    page.wait_for_url("**/labs/parameters/")
+    assert page.get_by_role("heading", level=1).inner_text() == "The parameter counter"
+    assert total(page) == 124_439_808  # GPT-2 small, tied embeddings
+    check_page(browse)
+
+    slider = page.get_by_role("slider", name=re.compile("Width"))
+    slider.focus()
+    for _ in range(2):
+        page.keyboard.press("ArrowRight")
+    if javascript:
+        # The live value follows at once; the count once the slider rests, without a reload.
+        assert page.locator("#d_model-value").inner_text() == "896"
+        page.wait_for_function(
+            "document.querySelector('#lab-total').textContent.trim() !== '124,439,808'"
+        )
+        assert page.evaluate("document.activeElement.name") == "d_model"
+        page.wait_for_url(re.compile(r"d_model=896"))
+    else:
+        page.get_by_role("button", name="Count").click()
+        page.wait_for_url(re.compile(r"d_model=896"))
+    # 896 wide, everything else GPT-2 small's: the count the formulas give.
+    d = 896
+    block = 4 * d * d + 4 * d + 8 * d * d + 5 * d + 4 * d
+    assert total(page) == 50_257 * d + 1_024 * d + 12 * block + 2 * d
+    check_page(browse)
+
+    page.get_by_role("link", name="GPT-3, the lecture's tally").click()
+    page.wait_for_url(re.compile(r"preset=gpt3"))
+    assert total(page) == 175_181_291_520
+    assert page.locator("#lab-mlp-share").inner_text() == "66.2%"
+    assert "weight matrices only" in page.locator(".lab__presets").inner_text()
+    assert "untied" in page.locator(".lab__convention").inner_text()
+    check_page(browse)
+    if javascript:
+        page.go_back()
+        page.wait_for_url(re.compile(r"d_model=896"))
+        assert total(page) == 50_257 * d + 1_024 * d + 12 * block + 2 * d
+        page.set_viewport_size(PHONE)
+        screenshot(page, "lab-parameters-phone")
+        page.set_viewport_size({"width": 1280, "height": 900})
+        page.get_by_role("link", name="GPT-3, the lecture's tally").click()
+        page.wait_for_url(re.compile(r"preset=gpt3"))
+        screenshot(page, "lab-parameters")
+
+
+def test_a_bad_value_sent_without_javascript_is_named(open_browser):
+    browse = open_browser(javascript=False)
+    page = browse.page
+
+    response = browse.go("/labs/parameters/?d_model=100&layers=0&ratio=4&vocab=9&context=0")
+
+    assert response.status == 400
+    summary = page.get_by_role("alert")
+    assert "There is a problem" in summary.inner_text()
+    assert summary.get_by_role("link").count() == 2
+    check_page(browse)
