@@ -14,6 +14,8 @@ from fractions import Fraction
 from typing import Any, Literal
 
 import numpy as np
+from numpy.typing import NDArray
+from scipy import special
 
 from engine.answer_key import exact_fraction
 from engine.answers import Refusal, read_number
@@ -195,6 +197,8 @@ class AngleHistogram:
     min_degrees: float
     max_degrees: float
     within_5_degrees_of_90: float  # share of pairs between 85° and 95°
+    within_1_degree_of_90: float = 0.0  # between 89° and 91°
+    within_10_degrees_of_90: float = 0.0  # between 80° and 100°
 
     @property
     def pairs(self) -> int:
@@ -218,6 +222,8 @@ class AngleHistogram:
                 "min_degrees": self.min_degrees,
                 "max_degrees": self.max_degrees,
                 "within_5_degrees_of_90": self.within_5_degrees_of_90,
+                "within_1_degree_of_90": self.within_1_degree_of_90,
+                "within_10_degrees_of_90": self.within_10_degrees_of_90,
                 "expected_std_degrees": self.expected_std_degrees,
             },
         }
@@ -256,4 +262,46 @@ def near_orthogonal(
         min_degrees=float(angles.min()),
         max_degrees=float(angles.max()),
         within_5_degrees_of_90=float(np.mean(np.abs(angles - 90.0) <= 5.0)),
+        within_1_degree_of_90=float(np.mean(np.abs(angles - 90.0) <= 1.0)),
+        within_10_degrees_of_90=float(np.mean(np.abs(angles - 90.0) <= 10.0)),
     )
+
+
+def _angle_cdf(dims: int, degrees: NDArray[np.float64]) -> NDArray[np.float64]:
+    """The chance that two random directions meet at no more than `degrees`: for directions
+    drawn uniformly, (1 + cos θ) / 2 follows Beta((d − 1) / 2, (d − 1) / 2)."""
+    half = (dims - 1) / 2
+    x = (1 + np.cos(np.radians(degrees))) / 2
+    return np.asarray(1 - special.betainc(half, half, x), dtype=np.float64)
+
+
+def angle_shares(dims: int, bin_edges: Sequence[float]) -> list[float]:
+    """The share of all pairs of random directions whose angle falls in each bin: what the
+    histogram tends to as there are more vectors."""
+    if isinstance(dims, bool) or not isinstance(dims, int) or not MIN_DIMS <= dims <= MAX_DIMS:
+        raise LabInputError(f"dims must be a whole number from {MIN_DIMS} to {MAX_DIMS:,}")
+    cdf = _angle_cdf(dims, np.asarray(bin_edges, dtype=np.float64))
+    return [float(share) for share in np.clip(np.diff(cdf), 0.0, 1.0)]
+
+
+def share_within(dims: int, degrees: float) -> float:
+    """The chance that two random directions meet within `degrees` of 90°."""
+    low, high = _angle_cdf(dims, np.array([90.0 - degrees, 90.0 + degrees]))
+    return float(high - low)
+
+
+def perpendicular_bound(dims: int, degrees: float) -> float:
+    """At most this share of pairs of random directions meets further than `degrees` from
+    90°: each cap of the sphere where cos θ exceeds ε = sin(degrees) has measure at most
+    e^(−d ε² / 2) (Ball, An Elementary Introduction to Modern Convex Geometry, lemma 2.2), the
+    concentration behind the Johnson–Lindenstrauss lemma."""
+    epsilon = math.sin(math.radians(degrees))
+    return min(1.0, 2 * math.exp(-dims * epsilon * epsilon / 2))
+
+
+def directions_that_fit_log10(dims: int, degrees: float) -> float:
+    """log10 of a number N of random directions that, more likely than not, has every pair
+    within `degrees` of 90°: N²/2 pairs times the bound stays under 1/2 while
+    N ≤ e^(d ε² / 4) / √2 (a union bound over the pairs; the truth is more)."""
+    epsilon = math.sin(math.radians(degrees))
+    return dims * epsilon * epsilon / (4 * math.log(10)) - math.log10(math.sqrt(2))

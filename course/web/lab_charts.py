@@ -46,3 +46,79 @@ def shares(parts: Sequence[tuple[str, int]], *, total: int, chart_id: str) -> Sa
         )
         x += length
     return svg.done()
+
+
+def histogram(
+    counts: Sequence[int],
+    edges: Sequence[float],
+    expected: Sequence[float],
+    *,
+    chart_id: str,
+    summary: str,
+) -> SafeString:
+    """Angles between pairs as bars of their share of all pairs, bin by bin from 0° to 180°,
+    the share the exact distribution expects drawn over them as a line, and the band from 89°
+    to 91° shaded behind."""
+    pairs = max(sum(counts), 1)
+    width, height, left, bottom, top = 480, 210, 48, 30, 12
+    plot_w, plot_h = width - left - 8, height - bottom - top
+    shares = [count / pairs for count in counts]
+    peak = max([*shares, *expected, 1e-12])
+    step = plot_w / len(counts)
+
+    def x_at(degrees: float) -> float:
+        return left + plot_w * degrees / 180
+
+    def y_at(share: float) -> float:
+        return top + plot_h * (1 - share / peak)
+
+    svg = Svg(chart_id, summary, width, height, "chart chart--angles")
+    svg.mark(
+        "rect",
+        {
+            "class": "angle-band",
+            "x": x_at(89),
+            "y": top,
+            "width": x_at(91) - x_at(89),
+            "height": plot_h,
+        },
+        title="89° to 91°",
+    )
+    for degrees in (0, 45, 90, 135, 180):
+        svg.mark(
+            "line",
+            {
+                "class": "chart__grid",
+                "x1": x_at(degrees),
+                "x2": x_at(degrees),
+                "y1": top,
+                "y2": top + plot_h,
+            },
+        )
+        svg.text(f"{degrees}°", x=x_at(degrees), y=height - 8, cls="chart__label", anchor="middle")
+    svg.text(percent(peak), x=left - 6, y=top + 10, cls="chart__label", anchor="end")
+    svg.text("0", x=left - 6, y=top + plot_h, cls="chart__label", anchor="end")
+    for index, count in enumerate(counts):
+        if not count:
+            continue
+        share = shares[index]
+        svg.mark(
+            "rect",
+            {
+                "class": "angle-bar",
+                "x": round(left + index * step, 2),
+                "y": round(y_at(share), 2),
+                "width": max(round(step, 2), 0.5),
+                "height": round(plot_h * share / peak, 2),
+            },
+            title=(
+                f"{edges[index]:g}° to {edges[index + 1]:g}°: {format_number(count)} "
+                f"pair{'' if count == 1 else 's'}, {percent(share)}"
+            ),
+        )
+    points = " ".join(
+        f"{left + (index + 0.5) * step:.1f},{y_at(share):.1f}"
+        for index, share in enumerate(expected)
+    )
+    svg.mark("polyline", {"class": "angle-expected", "points": points}, title="expected share")
+    return svg.done()

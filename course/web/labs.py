@@ -9,6 +9,8 @@ against the same per-client budget as the API's labs.
 
 from __future__ import annotations
 
+import math
+import secrets
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,7 +19,9 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
+from django.utils.html import format_html
 from django.views.decorators.http import require_GET
+from django_htmx.http import push_url
 
 from config.throttles import throttle_page
 from course import selectors
@@ -45,6 +49,14 @@ LABS = [
         "GPT-3, and see every part counted, with the convention each total follows.",
     ),
 ]
+LABS.append(
+    Lab(
+        "near-orthogonal",
+        "Near-orthogonal directions",
+        "How many directions fit at almost 90° to each other: draw random ones in up to "
+        "12,288 dimensions, GPT-3's width, and see the angles between them squeeze together.",
+    )
+)
 BY_SLUG = {lab.slug: lab for lab in LABS}
 
 
@@ -221,14 +233,167 @@ def parameters(request: HttpRequest) -> HttpResponse:
     context["d_model_shown"] = format_number(int(shown)) if str(shown).isdigit() else ""
     if values is not None:
         context |= _parameters_context(values)
+    # With htmx, which preset it is goes out of band beside the result.
+    return _lab_response(request, "course/labs/parameters.html", context, values is not None)
+
+
+# --- near-orthogonal directions ---------------------------------------------------------------
+
+DIMS_STOPS = [2, 3, 10, 30, 100, 300, 1_000, 3_000, 12_288]
+ANGLE_BINS = 180
+
+
+class NearOrthogonalForm(forms.Form):
+    """Dimensions from a few stops (any other the URL names is added to them), and how many
+    vectors, up to what the work budget allows at those dimensions."""
+
+    dims = forms.TypedChoiceField(label="Dimensions", coerce=int, widget=forms.RadioSelect)
+    vectors = forms.IntegerField(
+        label="Vectors",
+        min_value=2,
+        max_value=labs.MAX_VECTORS,
+        widget=forms.NumberInput(attrs={"type": "range", "data-output": "vectors-value"}),
+    )
+    seed = forms.IntegerField(
+        min_value=0, max_value=2**63 - 1, required=False, widget=forms.HiddenInput
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        stops = list(DIMS_STOPS)
+        asked = (self.data or {}).get("dims", "")
+        if (
+            asked.isdigit()
+            and labs.MIN_DIMS <= int(asked) <= labs.MAX_DIMS
+            and int(asked) not in stops
+        ):
+            stops = sorted([*stops, int(asked)])
+        self.fields["dims"].choices = [
+            (n, f"{format_number(n)} (GPT-3)" if n == 12_288 else format_number(n)) for n in stops
+        ]
+
+
+def near_orthogonal_result(*, dims: int, vectors: int, seed: int) -> dict[str, Any]:
+    """The engine's histogram for these inputs (one bin per degree), cached by them."""
+    inputs = {"dims": dims, "vectors": vectors, "seed": seed, "bins": ANGLE_BINS}
+
+    def compute() -> dict[str, Any]:
+        drawn = labs.near_orthogonal(dims=dims, vectors=vectors, rng=seed, bins=ANGLE_BINS)
+        return {**drawn.to_dict(), "seed": seed}
+
+    return selectors.lab_result(lab="near-orthogonal", inputs=inputs, compute=compute)
+
+
+def _near_orthogonal_context(dims: int, vectors: int, seed: int) -> dict[str, Any]:
+    result = near_orthogonal_result(dims=dims, vectors=vectors, seed=seed)
+    summary = result["summary"]
+    expected = labs.angle_shares(dims, result["bin_edges"])
+    pairs = result["pairs"]
+    fit = labs.directions_that_fit_log10(dims, 10)
+    context = {
+        "result": result,
+        "pairs_text": format_number(pairs),
+        "observed_1": lab_charts.percent(summary["within_1_degree_of_90"]),
+        "observed_10": lab_charts.percent(summary["within_10_degrees_of_90"]),
+        "expected_1": lab_charts.percent(labs.share_within(dims, 1)),
+        "expected_10": lab_charts.percent(labs.share_within(dims, 10)),
+        "bound_10": labs.perpendicular_bound(dims, 10),
+        "fit_10": _how_many(fit),
+        "spread": f"{summary['std_degrees']:.2f}°",
+        "expected_spread": f"{summary['expected_std_degrees']:.2f}°",
+        "bins": [
+            (f"{low:g}°–{high:g}°", format_number(count), lab_charts.percent(count / pairs))
+            for low, high, count in zip(
+                result["bin_edges"], result["bin_edges"][1:], result["counts"], strict=False
+            )
+            if count
+        ],
+    }
+    context["bound_10_text"] = _chance(context["bound_10"])
+    context["chart"] = lab_charts.histogram(
+        result["counts"],
+        result["bin_edges"],
+        expected,
+        chart_id="angles",
+        summary=(
+            f"Angles between {format_number(pairs)} pairs of random directions in "
+            f"{format_number(dims)} dimensions: {context['observed_1']} between 89° and 91°, "
+            f"{context['observed_10']} between 80° and 100°."
+        ),
+    )
+    return context
+
+
+def _how_many(log10: float) -> str:
+    """A count given as its log10, in words: `about 10<sup>40</sup>`, or the number when it is
+    small ("" when it is under 2)."""
+    if log10 < math.log10(2):
+        return ""
+    if log10 < 6:
+        return format_number(int(10**log10))
+    return format_html("about 10<sup>{}</sup>", int(log10))
+
+
+def _chance(share: float) -> str:
+    if share >= 1:
+        return "no limit at all (the bound is 1 or more)"
+    if share >= 0.001:
+        return lab_charts.percent(share)
+    return format_html("about 1 in 10<sup>{}</sup>", int(-math.log10(share)))
+
+
+@require_GET
+def near_orthogonal(request: HttpRequest) -> HttpResponse:
+    lab = BY_SLUG["near-orthogonal"]
+    throttle_page(request, "labs" if request.user.is_authenticated else "labs-anonymous")
+    query = request.GET.copy()
+    if not any(name in query for name in ("dims", "vectors")):
+        query.update({"dims": "100", "vectors": "300"})
+    fresh = "redraw" in query or not query.get("seed")
+    if fresh:
+        # A fresh draw: its seed goes into the form and the address, so it can be seen again.
+        query["seed"] = str(secrets.randbelow(2**63))
+        query.pop("redraw", None)
+        if not request.htmx:  # type: ignore[attr-defined]
+            return _see_other(f"{request.path}?{query.urlencode()}")
+    form = NearOrthogonalForm(query)
+    context: dict[str, Any] = {"lab": lab, "form": form, "stops": DIMS_STOPS}
+    notice = ""
+    if form.is_valid():
+        dims, vectors = form.cleaned_data["dims"], form.cleaned_data["vectors"]
+        most = labs.max_vectors(dims)
+        if vectors > most:
+            notice = (
+                f"{format_number(vectors)} vectors in {format_number(dims)} dimensions is more "
+                f"work than one page may do: showing {format_number(most)}, the most that fit."
+            )
+            vectors = most
+        context |= _near_orthogonal_context(dims, vectors, form.cleaned_data["seed"])
+        context |= {"dims": dims, "vectors": vectors, "most": most}
+        context |= {"dims_text": format_number(dims), "most_text": format_number(most)}
+    context["notice"] = notice
+    context["vectors_shown"] = format_number(context.get("vectors") or 0) if form.is_valid() else ""
+    response = _lab_response(request, "course/labs/near_orthogonal.html", context, form.is_valid())
+    if request.htmx and fresh:  # type: ignore[attr-defined]
+        push_url(response, f"{request.path}?{query.urlencode()}")
+    return response
+
+
+def _see_other(url: str) -> HttpResponse:
+    response = HttpResponse(status=303)
+    response["Location"] = url
+    return response
+
+
+def _lab_response(
+    request: HttpRequest, template: str, context: dict[str, Any], valid: bool
+) -> HttpResponse:
+    """The whole page, or for htmx the result alone (the form stays as it is being moved)."""
     htmx = request.htmx  # type: ignore[attr-defined]
     if htmx and not htmx.history_restore_request:
-        # The form stays as the learner is moving it; only the result (and which preset it
-        # is, out of band) is sent.
-        response = render(request, "course/labs/parameters.html#result", context)
+        response = render(request, f"{template}#result", context)
     else:
-        status = 200 if values is not None else 400
-        response = render(request, "course/labs/parameters.html", context, status=status)
+        response = render(request, template, context, status=200 if valid else 400)
     # The same address is a page or a fragment: a cache must not give one for the other.
     patch_vary_headers(response, ["HX-Request"])
     return response

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser.conftest import PHONE, check_page, screenshot
 
@@ -37,9 +38,7 @@ def test_the_parameter_counter_follows_its_slider_and_its_presets(open_browser, 
     if javascript:
         # The live value follows at once; the count once the slider rests, without a reload.
         assert page.locator("#d_model-value").inner_text() == "896"
-        page.wait_for_function(
-            "document.querySelector('#lab-total').textContent.trim() !== '124,439,808'"
-        )
+        expect(page.locator("#lab-total")).not_to_have_text("124,439,808")
         assert page.evaluate("document.activeElement.name") == "d_model"
         page.wait_for_url(re.compile(r"d_model=896"))
     else:
@@ -81,3 +80,44 @@ def test_a_bad_value_sent_without_javascript_is_named(open_browser):
     assert "There is a problem" in summary.inner_text()
     assert summary.get_by_role("link").count() == 2
     check_page(browse)
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["js", "nojs"])
+def test_the_angles_squeeze_towards_90_degrees_as_the_dimensions_grow(open_browser, javascript):
+    browse = open_browser(javascript=javascript)
+    page = browse.page
+
+    browse.go("/labs/")
+    page.get_by_role("link", name=re.compile("Near-orthogonal directions")).click()
+    page.wait_for_url(re.compile(r"near-orthogonal/\?dims=100&vectors=300&seed=\d+"))
+    assert page.locator("#lab-dims").inner_text() == "100"
+    narrow = page.locator("#lab-share-1").inner_text()
+    check_page(browse)
+
+    # The dimensions are a group of radio buttons: the arrow keys move along them.
+    page.get_by_role("radio", name="100", exact=True).focus()
+    for _ in range(4):
+        page.keyboard.press("ArrowRight")
+    assert page.get_by_role("radio", name="12,288 (GPT-3)").is_checked()
+    if javascript:
+        expect(page.locator("#lab-dims")).to_have_text("12,288")
+        assert page.evaluate("document.activeElement.value") == "12288"
+    else:
+        page.get_by_role("button", name="Draw", exact=True).click()
+    page.wait_for_url(re.compile(r"dims=12288"))
+    assert page.locator("#lab-dims").inner_text() == "12,288"
+    assert "122 at 12,288 dimensions" in page.locator("#id_vectors_helptext").inner_text()
+    # 300 vectors are more than the budget allows at GPT-3's width: the page says so.
+    assert page.locator("#lab-vectors").inner_text() == "122"
+    assert "the most that fit" in page.locator("#lab-result").inner_text()
+    wide = float(page.locator("#lab-share-1").inner_text().rstrip("%"))
+    assert wide > 85 > float(narrow.rstrip("%"))
+    assert page.locator("#angles rect.angle-bar").count() >= 2
+    check_page(browse)
+    if javascript:
+        seed = re.search(r"seed=(\d+)", page.url).group(1)
+        page.get_by_role("button", name="New random vectors").click()
+        page.wait_for_url(lambda url: "seed=" in url and f"seed={seed}" not in url)
+        screenshot(page, "lab-near-orthogonal")
+        page.set_viewport_size(PHONE)
+        screenshot(page, "lab-near-orthogonal-phone")

@@ -136,3 +136,25 @@ def test_the_same_seed_gives_the_same_histogram() -> None:
 def test_a_histogram_with_unusable_inputs_says_why(inputs: dict[str, int]) -> None:
     with pytest.raises(labs.LabInputError):
         labs.near_orthogonal(rng=0, **inputs)  # type: ignore[arg-type]
+
+
+def test_the_exact_angle_shares_add_up_and_match_a_draw() -> None:
+    histogram = labs.near_orthogonal(dims=100, vectors=600, rng=4, bins=36)
+    expected = labs.angle_shares(100, histogram.bin_edges)
+
+    assert sum(expected) == pytest.approx(1)
+    observed = np.array(histogram.counts) / histogram.pairs
+    assert np.abs(observed - np.array(expected)).max() < 0.02
+    assert histogram.within_1_degree_of_90 == pytest.approx(labs.share_within(100, 1), abs=0.01)
+    assert histogram.within_10_degrees_of_90 == pytest.approx(labs.share_within(100, 10), abs=0.01)
+    # Two dimensions: the angle is uniform from 0° to 180°.
+    assert labs.share_within(2, 9) == pytest.approx(18 / 180)
+
+
+def test_the_bound_and_what_fits_grow_with_the_dimensions() -> None:
+    assert labs.perpendicular_bound(10, 10) == 1.0  # says nothing at so few dimensions
+    assert labs.perpendicular_bound(12_288, 10) < 1e-80
+    assert labs.directions_that_fit_log10(12_288, 10) == pytest.approx(40.08, abs=0.01)
+    assert 1 - labs.share_within(1_000, 5) <= labs.perpendicular_bound(1_000, 5)
+    with pytest.raises(labs.LabInputError):
+        labs.angle_shares(1, [0.0, 180.0])

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from urllib.parse import urlencode
 
+import numpy as np
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -154,3 +155,128 @@ def test_the_pages_share_the_apis_budget(client, monkeypatch):
     statuses.append(get(client, "/api/v1/labs/parameters/").status_code)
 
     assert statuses == [200, 200, 429]
+
+
+# --- near-orthogonal directions -------------------------------------------------------------
+
+ANGLES = "/labs/near-orthogonal/"
+
+
+def drawn_here(*, dims, vectors, seed):
+    """The angles between every pair, drawn as the lab draws them but computed here."""
+    points = np.random.default_rng(seed).standard_normal((vectors, dims))
+    points /= np.sqrt((points**2).sum(axis=1))[:, None]
+    i, j = np.triu_indices(vectors, k=1)
+    cosines = np.clip((points[i] * points[j]).sum(axis=1), -1, 1)
+    return np.degrees(np.arccos(cosines))
+
+
+def expected_here(dims, degrees):
+    """The chance a random pair meets within `degrees` of 90°, by integrating the density of
+    the angle, sin(θ)^(d − 2), on a fine grid (no special functions)."""
+    theta = np.linspace(0, np.pi, 2_000_001)
+    log_density = (dims - 2) * np.log(np.maximum(np.sin(theta), 1e-300))
+    density = np.exp(log_density - log_density.max())
+    near = np.abs(np.degrees(theta) - 90) <= degrees
+    return float(density[near].sum() / density.sum())
+
+
+def percent(share):
+    return "under 0.1%" if 0 < share < 0.0005 else f"{share * 100:.1f}%"
+
+
+def test_a_first_visit_is_sent_to_an_address_that_holds_its_draw(client):
+    response = get(client, ANGLES)
+
+    assert response.status_code == 303
+    assert re.fullmatch(rf"{ANGLES}\?dims=100&vectors=300&seed=\d+", response["Location"])
+    again = get(client, ANGLES + "?dims=100&vectors=300&redraw=1&seed=5")
+    assert again.status_code == 303
+    assert "redraw" not in again["Location"]
+    assert not again["Location"].endswith("seed=5")  # a fresh one
+
+
+@pytest.mark.parametrize(
+    ("dims", "vectors", "seed"), [(3, 50, 1), (100, 300, 7), (12_288, 122, 2026)]
+)
+def test_the_angles_are_the_ones_drawn_and_the_api_agrees(client, dims, vectors, seed):
+    response = get(client, f"{ANGLES}?dims={dims}&vectors={vectors}&seed={seed}")
+    api = get(client, f"/api/v1/labs/near-orthogonal/?dims={dims}&vectors={vectors}&seed={seed}")
+
+    assert response.status_code == 200
+    angles = drawn_here(dims=dims, vectors=vectors, seed=seed)
+    within_1 = float(np.mean(np.abs(angles - 90) <= 1))
+    within_10 = float(np.mean(np.abs(angles - 90) <= 10))
+    assert shown(response, "lab-share-1") == percent(within_1)
+    assert shown(response, "lab-share-10") == percent(within_10)
+    summary = api.json()["summary"]
+    assert summary["within_1_degree_of_90"] == pytest.approx(within_1)
+    assert summary["within_10_degrees_of_90"] == pytest.approx(within_10)
+    assert shown(response, "lab-expected-1") == percent(expected_here(dims, 1))
+    assert shown(response, "lab-expected-10") == percent(expected_here(dims, 10))
+
+
+def test_gpt3s_width_puts_most_pairs_within_a_degree_of_90():
+    assert expected_here(12_288, 1) > 0.94
+    assert labs.share_within(12_288, 1) == pytest.approx(expected_here(12_288, 1), abs=1e-5)
+    assert labs.share_within(3, 1) == pytest.approx(np.sin(np.radians(1)), rel=1e-9)
+
+
+@pytest.mark.parametrize("dims", [2, 10, 100, 1_000, 12_288])
+def test_the_bound_holds_over_the_exact_share(dims):
+    for degrees in (1, 5, 10, 30):
+        outside = 1 - expected_here(dims, degrees)
+        assert outside <= labs.perpendicular_bound(dims, degrees) + 1e-9
+
+
+def test_more_vectors_than_the_budget_allows_are_cut_to_what_fits(client):
+    response = get(client, f"{ANGLES}?dims=12288&vectors=700&seed=3")
+
+    assert response.status_code == 200
+    assert shown(response, "lab-vectors") == str(labs.max_vectors(12_288))
+    assert "the most that fit" in response.content.decode()
+    bound = re.search(r'id="lab-bound">(.*?)</strong>', response.content.decode()).group(1)
+    assert bound == "about 1 in 10<sup>80</sup>"  # 2e^(-12,288 sin²10° / 2)
+
+
+def test_htmx_gets_the_result_and_the_seed_beside_it(client):
+    response = get(client, f"{ANGLES}?dims=300&vectors=100&seed=11", HX_Request="true")
+    fresh = get(client, f"{ANGLES}?dims=300&vectors=100&seed=11&redraw=1", HX_Request="true")
+
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "<html" not in html
+    assert re.search(r'name="seed" value="11" id="id_seed" hx-swap-oob="true"', html)
+    assert re.fullmatch(rf"{ANGLES}\?dims=300&vectors=100&seed=\d+", fresh["HX-Push-Url"])
+    assert not fresh["HX-Push-Url"].endswith("seed=11")
+
+
+def test_any_width_the_address_names_is_offered_beside_the_stops(client):
+    response = get(client, f"{ANGLES}?dims=768&vectors=50&seed=1")
+
+    assert response.status_code == 200
+    assert re.search(r'type="radio" name="dims" value="768"[^>]*checked', response.content.decode())
+    assert shown(response, "lab-dims") == "768"
+    assert "665 at 768 dimensions" not in response.content.decode()
+    assert f"{labs.max_vectors(768)} at 768 dimensions" in response.content.decode()
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "dims=1&vectors=10",
+        "dims=100001&vectors=10",
+        "dims=10&vectors=1",
+        "dims=1%000&vectors=5",
+        "dims=abc&vectors=5",
+        "dims=10&vectors=9999999",
+        "dims=10&vectors=5&seed=-1",
+    ],
+)
+def test_bad_angles_input_is_refused(client, query):
+    response = get(
+        client, f"{ANGLES}?{query}&seed=1" if "seed" not in query else f"{ANGLES}?{query}"
+    )
+
+    assert response.status_code == 400
+    assert "There is a problem" in response.content.decode()
