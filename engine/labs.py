@@ -305,3 +305,134 @@ def directions_that_fit_log10(dims: int, degrees: float) -> float:
     N ≤ e^(d ε² / 4) / √2 (a union bound over the pairs; the truth is more)."""
     epsilon = math.sin(math.radians(degrees))
     return dims * epsilon * epsilon / (4 * math.log(10)) - math.log10(math.sqrt(2))
+
+
+# --- ReLU as an AND gate, and GELU ---------------------------------------------------------
+
+GATE_INPUTS = ((0, 0), (1, 0), (0, 1), (1, 1))
+MAX_SCALE, MAX_BIAS = 10, 10
+
+
+def gelu(z: float) -> float:
+    """GELU(z) = z · Φ(z), Φ the standard normal CDF (exact, not the tanh approximation)."""
+    return z * 0.5 * (1 + math.erf(z / math.sqrt(2)))
+
+
+def gelu_minimum() -> tuple[float, float]:
+    """Where GELU is lowest and its value there: GELU'(z) = Φ(z) + z · φ(z) = 0, solved by
+    Newton's method from z = −0.75 (GELU''(z) = φ(z) · (2 − z²))."""
+    z = -0.75
+    for _ in range(50):
+        phi = math.exp(-z * z / 2) / math.sqrt(2 * math.pi)
+        slope = 0.5 * (1 + math.erf(z / math.sqrt(2))) + z * phi
+        step = slope / (phi * (2 - z * z))
+        z -= step
+        if abs(step) < 1e-15:
+            break
+    return z, gelu(z)
+
+
+@dataclass(frozen=True)
+class GateRow:
+    a: int
+    b: int
+    pre_activation: Fraction
+    output: float
+
+    @property
+    def fires(self) -> bool:
+        return self.output > 0
+
+
+@dataclass(frozen=True)
+class Gate:
+    """A neuron whose row is `scale` × (A + B), for inputs holding A and B each 0 or 1."""
+
+    scale: Fraction
+    bias: Fraction
+    activation: Activation
+    rows: list[GateRow]
+
+    @property
+    def and_low(self) -> Fraction:
+        """The AND gate's biases are (−2 · scale, −scale]: both present fire, one alone
+        does not (ReLU; GELU is never exactly 0, so for it the same interval makes the
+        outputs negative or tiny rather than 0)."""
+        return -2 * self.scale
+
+    @property
+    def and_high(self) -> Fraction:
+        return -self.scale
+
+    @property
+    def kind(self) -> str:
+        """What the neuron computes, read from when its ReLU fires: "and", "or", "always",
+        "never" (or "other")."""
+        fires = tuple(self.pre_activation_positive())
+        kinds: dict[tuple[bool, ...], str] = {
+            (False, False, False, True): "and",
+            (False, True, True, True): "or",
+            (True, True, True, True): "always",
+            (False, False, False, False): "never",
+        }
+        return kinds.get(fires, "other")
+
+    def pre_activation_positive(self) -> list[bool]:
+        return [row.pre_activation > 0 for row in self.rows]
+
+    def to_dict(self) -> dict[str, Any]:
+        low, value = gelu_minimum()
+        return {
+            "scale": float(self.scale),
+            "bias": float(self.bias),
+            "activation": self.activation,
+            "rows": [
+                {
+                    "a": r.a,
+                    "b": r.b,
+                    "pre_activation": float(r.pre_activation),
+                    "output": r.output,
+                    "fires": r.pre_activation > 0,
+                }
+                for r in self.rows
+            ],
+            "kind": self.kind,
+            "and_interval": {"low": float(self.and_low), "high": float(self.and_high)},
+            "gelu_minimum": {"z": low, "value": value},
+        }
+
+
+def gate(
+    *,
+    scale: float | int | str | Fraction | Decimal = 1,
+    bias: float | int | str | Fraction | Decimal,
+    activation: Activation = "relu",
+) -> Gate:
+    """The truth table of ReLU(scale · (A + B) + bias), or GELU's, for A and B each 0 or 1."""
+    if activation not in ("relu", "gelu"):
+        raise LabInputError("activation must be relu or gelu")
+    s = _exact(scale, "scale")
+    if not 0 < s <= MAX_SCALE:
+        raise LabInputError(f"scale must be above 0 and at most {MAX_SCALE}")
+    b = _exact(bias, "bias")
+    if abs(b) > MAX_BIAS:
+        raise LabInputError(f"bias must be from -{MAX_BIAS} to {MAX_BIAS}")
+    rows = []
+    for a, c in GATE_INPUTS:
+        z = s * (a + c) + b
+        output = float(max(z, Fraction(0))) if activation == "relu" else gelu(float(z))
+        rows.append(GateRow(a, c, z, output))
+    return Gate(s, b, activation, rows)
+
+
+def activation_curves(
+    low: float = -4, high: float = 4, points: int = 161
+) -> dict[str, list[float]]:
+    """ReLU and GELU sampled from `low` to `high`, for drawing them together."""
+    z = np.linspace(low, high, points)
+    gelu_values = z * special.ndtr(z)
+    return {
+        "z": [float(v) for v in z],
+        "relu": [float(v) for v in np.maximum(z, 0)],
+        "gelu": [float(v) for v in gelu_values],
+    }

@@ -120,6 +120,37 @@ class NearOrthogonalQuery(QuerySerializer):
         return attrs
 
 
+class GateQuery(QuerySerializer):
+    bias = NumberField(help_text=f"The bias, from -{labs.MAX_BIAS} to {labs.MAX_BIAS}.")
+    scale = NumberField(
+        required=False, default=1.0, help_text="The row's length: row = scale × (A + B)."
+    )
+    activation = serializers.ChoiceField(choices=["relu", "gelu"], default="relu")
+
+
+class GateRowOut(serializers.Serializer[Any]):
+    a = serializers.IntegerField()
+    b = serializers.IntegerField()
+    pre_activation = serializers.FloatField()
+    output = serializers.FloatField()
+    fires = serializers.BooleanField(help_text="Whether z = scale · (a + b) + bias is above 0.")
+
+
+class GateOut(serializers.Serializer[Any]):
+    scale = serializers.FloatField()
+    bias = serializers.FloatField()
+    activation = serializers.CharField()
+    rows = GateRowOut(many=True)
+    kind = serializers.ChoiceField(choices=["and", "or", "always", "never", "other"])
+    and_interval = serializers.DictField(
+        child=serializers.FloatField(),
+        help_text="The biases that make an AND gate: above `low`, at most `high`.",
+    )
+    gelu_minimum = serializers.DictField(
+        child=serializers.FloatField(), help_text="Where GELU is lowest (`z`) and its `value`."
+    )
+
+
 class NeuronOut(serializers.Serializer[Any]):
     activation = serializers.CharField()
     products = serializers.ListField(child=serializers.FloatField())
@@ -190,6 +221,18 @@ class NeuronLabView(LabView):
     def get(self, request: Request) -> Response:
         query = _checked(NeuronQuery(data=request.query_params))
         return self.result("neuron", query, lambda: labs.neuron(**query).to_dict())
+
+
+class GateLabView(LabView):
+    @extend_schema(
+        parameters=[GateQuery],
+        responses={200: GateOut},
+        summary="A ReLU or GELU neuron on two features: its truth table, and the AND biases",
+        operation_id="runGateLab",
+    )
+    def get(self, request: Request) -> Response:
+        query = _checked(GateQuery(data=request.query_params))
+        return self.result("and-gate", query, lambda: labs.gate(**query).to_dict())
 
 
 class ParametersLabView(LabView):

@@ -12,6 +12,7 @@ urlpatterns = [
     path("glossary/", views.GlossaryView.as_view(), name="glossary"),
     path("reports/", views.ReportCreateView.as_view(), name="report-create"),
     path("labs/neuron/", labs.NeuronLabView.as_view(), name="lab-neuron"),
+    path("labs/and-gate/", labs.GateLabView.as_view(), name="lab-and-gate"),
     path("labs/parameters/", labs.ParametersLabView.as_view(), name="lab-parameters"),
     path("labs/near-orthogonal/", labs.NearOrthogonalLabView.as_view(), name="lab-near-orthogonal"),
 ]

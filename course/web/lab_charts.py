@@ -3,6 +3,7 @@ table of the same numbers on its page."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from django.utils.safestring import SafeString
@@ -122,3 +123,127 @@ def histogram(
     )
     svg.mark("polyline", {"class": "angle-expected", "points": points}, title="expected share")
     return svg.done()
+
+
+def number_line(
+    *, low: float, high: float, value: float, start: float, end: float, chart_id: str
+) -> SafeString:
+    """A stretch of the number line from `start` to `end`, the interval (low, high] shaded,
+    and `value` marked on it."""
+    width, height, pad = 480, 64, 16
+
+    def x_at(v: float) -> float:
+        return pad + (width - 2 * pad) * (min(max(v, start), end) - start) / (end - start)
+
+    inside = low < value <= high
+    summary = (
+        f"The biases above {format_number(low)} and up to {format_number(high)} make an AND "
+        f"gate; this bias, {format_number(value)}, is {'inside' if inside else 'outside'}."
+    )
+    svg = Svg(chart_id, summary, width, height, "chart chart--line")
+    svg.mark("line", {"class": "chart__axis", "x1": pad, "x2": width - pad, "y1": 30, "y2": 30})
+    svg.mark(
+        "rect",
+        {
+            "class": "gate-band",
+            "x": x_at(low),
+            "y": 22,
+            "width": x_at(high) - x_at(low),
+            "height": 16,
+        },
+        title=f"AND gate: above {format_number(low)}, up to {format_number(high)}",
+    )
+    svg.mark("circle", {"class": "gate-open", "cx": x_at(low), "cy": 30, "r": 5}, title="excluded")
+    svg.mark(
+        "circle", {"class": "gate-closed", "cx": x_at(high), "cy": 30, "r": 5}, title="included"
+    )
+    for tick in range(math.ceil(start), math.floor(end) + 1):
+        svg.text(format_number(tick), x=x_at(tick), y=58, cls="chart__label", anchor="middle")
+    svg.mark(
+        "path",
+        {
+            "class": f"gate-marker{' gate-marker--in' if inside else ''}",
+            "d": f"M{x_at(value):.1f} 18 l-6 -10 h12 z",
+        },
+        title=f"this bias: {format_number(value)}",
+    )
+    return svg.done()
+
+
+def activations(
+    curves: dict[str, list[float]],
+    *,
+    minimum: tuple[float, float],
+    points: Sequence[tuple[float, float]],
+    activation: str,
+    chart_id: str,
+) -> SafeString:
+    """ReLU and GELU drawn together, GELU's minimum marked, and the truth table's four
+    pre-activations marked on the activation in use."""
+    width, height, left, bottom, top, right = 480, 260, 36, 26, 10, 10
+    z_low, z_high, y_low, y_high = curves["z"][0], curves["z"][-1], -0.5, 3.0
+
+    def x_at(z: float) -> float:
+        return left + (width - left - right) * (z - z_low) / (z_high - z_low)
+
+    def y_at(y: float) -> float:
+        clipped = min(max(y, y_low), y_high)
+        return top + (height - top - bottom) * (y_high - clipped) / (y_high - y_low)
+
+    z_at, y_min = minimum
+    summary = (
+        f"ReLU and GELU from z = {format_number(z_low)} to {format_number(z_high)}: GELU dips "
+        f"to {format_number(round(y_min, 3))} at z ≈ {format_number(round(z_at, 2))}, ReLU "
+        "stays at 0 for every negative z."
+    )
+    svg = Svg(chart_id, summary, width, height, "chart chart--activations")
+    svg.mark(
+        "line",
+        {"class": "chart__grid", "x1": left, "x2": width - right, "y1": y_at(0), "y2": y_at(0)},
+    )
+    svg.mark(
+        "line",
+        {"class": "chart__grid", "x1": x_at(0), "x2": x_at(0), "y1": top, "y2": height - bottom},
+    )
+    for tick in range(math.ceil(z_low), math.floor(z_high) + 1):
+        svg.text(
+            format_number(tick), x=x_at(tick), y=height - 8, cls="chart__label", anchor="middle"
+        )
+    for tick in (0, 1, 2, 3):
+        svg.text(
+            format_number(tick), x=left - 6, y=y_at(tick) + 4, cls="chart__label", anchor="end"
+        )
+    for name in ("relu", "gelu"):
+        line = " ".join(
+            f"{x_at(z):.1f},{y_at(y):.1f}" for z, y in zip(curves["z"], curves[name], strict=True)
+        )
+        svg.mark("polyline", {"class": f"curve curve--{name}", "points": line}, title=name.upper())
+    svg.mark(
+        "circle",
+        {"class": "curve-minimum", "cx": x_at(z_at), "cy": y_at(y_min), "r": 4},
+        title=f"GELU's minimum: {_rounded(y_min, 3)} at z ≈ {_rounded(z_at, 2)}",
+    )
+    svg.text(
+        f"min {format_number(round(y_min, 2))}",
+        x=x_at(z_at),
+        y=y_at(y_min) + 18,
+        cls="chart__label",
+        anchor="middle",
+    )
+    for z, y in points:
+        if z_low <= z <= z_high:
+            svg.mark(
+                "circle",
+                {
+                    "class": f"gate-point gate-point--{activation}",
+                    "cx": x_at(z),
+                    "cy": y_at(y),
+                    "r": 5,
+                },
+                title=f"z = {format_number(z)}: {activation.upper()} gives {_rounded(y, 3)}",
+            )
+    return svg.done()
+
+
+def _rounded(value: float, places: int) -> str:
+    return format_number(round(value, places))

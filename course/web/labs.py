@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import secrets
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
 from django import forms
@@ -49,6 +50,14 @@ LABS = [
         "GPT-3, and see every part counted, with the convention each total follows.",
     ),
 ]
+LABS.append(
+    Lab(
+        "and-gate",
+        "ReLU as an AND gate, and GELU",
+        "One neuron reads two features. Slide its bias and watch the truth table: find the "
+        "biases that make it fire only when both are there, then see GELU do almost the same.",
+    )
+)
 LABS.append(
     Lab(
         "near-orthogonal",
@@ -397,3 +406,99 @@ def _lab_response(
     # The same address is a page or a fragment: a cache must not give one for the other.
     patch_vary_headers(response, ["HX-Request"])
     return response
+
+
+# --- ReLU as an AND gate, and GELU -----------------------------------------------------------
+
+BIAS_LOW, BIAS_HIGH, BIAS_STEP = -5, 2, Decimal("0.05")
+VERDICTS = {
+    "and": "An AND gate: the neuron fires only when both features are there.",
+    "or": "An OR gate: either feature alone is enough to make it fire.",
+    "always": "Always on: it fires even with neither feature.",
+    "never": "Never on: even both features together don't lift it above 0.",
+    "other": "Neither AND nor OR.",
+}
+
+
+class GateForm(forms.Form):
+    bias = forms.DecimalField(
+        label="Bias (b)",
+        min_value=BIAS_LOW,
+        max_value=BIAS_HIGH,
+        step_size=BIAS_STEP,
+        max_digits=5,
+        decimal_places=2,
+        widget=forms.NumberInput(attrs={"type": "range", "data-output": "bias-value"}),
+    )
+    scale = forms.DecimalField(
+        label="Row length (how strongly the neuron reads each feature)",
+        min_value=Decimal("0.5"),
+        max_value=2,
+        step_size=Decimal("0.1"),
+        max_digits=3,
+        decimal_places=1,
+    )
+    activation = forms.ChoiceField(
+        label="Activation",
+        choices=[("relu", "ReLU"), ("gelu", "GELU")],
+        widget=forms.RadioSelect,
+    )
+
+
+def gate_result(*, bias: Decimal, scale: Decimal, activation: str) -> dict[str, Any]:
+    """The engine's truth table for these inputs, as the API gives it (and caches it)."""
+    inputs = {"bias": float(bias), "scale": float(scale), "activation": activation}
+    return selectors.lab_result(
+        lab="and-gate",
+        inputs=inputs,
+        compute=lambda: labs.gate(bias=bias, scale=scale, activation=activation).to_dict(),
+    )
+
+
+@require_GET
+def and_gate(request: HttpRequest) -> HttpResponse:
+    lab = BY_SLUG["and-gate"]
+    throttle_page(request, "labs" if request.user.is_authenticated else "labs-anonymous")
+    query = request.GET.copy()
+    if not any(name in query for name in GateForm.base_fields):
+        query.update({"bias": "0", "scale": "1", "activation": "relu"})
+    form = GateForm(query)
+    context: dict[str, Any] = {"lab": lab, "form": form}
+    if form.is_valid():
+        data = form.cleaned_data
+        result = gate_result(**data)
+        low, high = result["and_interval"]["low"], result["and_interval"]["high"]
+        z_min, y_min = result["gelu_minimum"]["z"], result["gelu_minimum"]["value"]
+        context |= {
+            "result": result,
+            "verdict": VERDICTS[result["kind"]],
+            "rows": [
+                {
+                    **row,
+                    "z_text": format_number(row["pre_activation"]),
+                    "output_text": format_number(round(row["output"], 3)),
+                }
+                for row in result["rows"]
+            ],
+            "bias_text": format_number(float(data["bias"])),
+            "low_text": format_number(low),
+            "high_text": format_number(high),
+            "minimum_text": format_number(round(y_min, 3)),
+            "minimum_at_text": format_number(round(z_min, 2)),
+            "line": lab_charts.number_line(
+                low=low,
+                high=high,
+                value=float(data["bias"]),
+                start=BIAS_LOW,
+                end=BIAS_HIGH,
+                chart_id="and-biases",
+            ),
+            "curves": lab_charts.activations(
+                labs.activation_curves(-5, 3, 161),
+                minimum=(z_min, y_min),
+                points=[(row["pre_activation"], row["output"]) for row in result["rows"]],
+                activation=data["activation"],
+                chart_id="activations",
+            ),
+        }
+    return _lab_response(request, "course/labs/and_gate.html", context, form.is_valid())

@@ -121,3 +121,43 @@ def test_the_angles_squeeze_towards_90_degrees_as_the_dimensions_grow(open_brows
         screenshot(page, "lab-near-orthogonal")
         page.set_viewport_size(PHONE)
         screenshot(page, "lab-near-orthogonal-phone")
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["js", "nojs"])
+def test_the_bias_slider_turns_an_or_gate_into_an_and_gate(open_browser, javascript):
+    browse = open_browser(javascript=javascript)
+    page = browse.page
+
+    browse.go("/labs/")
+    page.get_by_role("link", name=re.compile("ReLU as an AND gate")).click()
+    page.wait_for_url("**/labs/and-gate/")
+    assert page.locator("#lab-verdict").inner_text().startswith("An OR gate")
+    check_page(browse)
+
+    slider = page.get_by_role("slider", name=re.compile("Bias"))
+    slider.focus()
+    for _ in range(30):  # 0 down to -1.5, 0.05 a step
+        page.keyboard.press("ArrowLeft")
+    if javascript:
+        assert page.locator("#bias-value").inner_text() == "−1.5"
+        expect(page.locator("#lab-verdict")).to_have_text(re.compile("^An AND gate"))
+        assert page.evaluate("document.activeElement.name") == "bias"
+    else:
+        page.get_by_role("button", name="Compute").click()
+    page.wait_for_url(re.compile(r"bias=-1\.5"))
+    assert page.locator("#lab-verdict").inner_text().startswith("An AND gate")
+    fires = page.locator(".gate-table tbody td:last-child").all_inner_texts()
+    assert fires == ["no", "no", "no", "yes"]
+    check_page(browse)
+
+    page.get_by_role("radio", name="GELU").check()
+    if not javascript:
+        page.get_by_role("button", name="Compute").click()
+    page.wait_for_url(re.compile(r"activation=gelu"))
+    expect(page.locator("#gelu-min")).to_have_text("−0.17")
+    assert page.locator("#activations polyline.curve--gelu").count() == 1
+    check_page(browse)
+    if javascript:
+        screenshot(page, "lab-and-gate")
+        page.set_viewport_size(PHONE)
+        screenshot(page, "lab-and-gate-phone")

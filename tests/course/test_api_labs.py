@@ -86,3 +86,36 @@ def test_inputs_past_the_limits_are_400_saying_the_limit(api, path, params, fiel
     body = assert_problem(api.get(path, params=params), 400, field=field)
 
     assert body["errors"][0]["message"]
+
+
+def test_the_and_gate_lab_gives_its_truth_table_and_the_gates_biases(api):
+    body = api.get("/api/v1/labs/and-gate/", params={"bias": "-1.5", "scale": "2"})
+
+    assert body.status_code == 200, body.text
+    gate = body.json()
+    assert [(r["a"], r["b"], r["pre_activation"]) for r in gate["rows"]] == [
+        (0, 0, -1.5),
+        (1, 0, 0.5),
+        (0, 1, 0.5),
+        (1, 1, 2.5),
+    ]
+    assert gate["kind"] == "or"  # at scale 2, -1.5 lets one feature through
+    assert gate["and_interval"] == {"low": -4.0, "high": -2.0}
+    assert gate["gelu_minimum"]["value"] == pytest.approx(-0.16997, abs=1e-5)
+
+
+@pytest.mark.parametrize(
+    ("params", "field"),
+    [
+        ({"bias": "11"}, "bias"),
+        ({"bias": "x"}, "bias"),
+        ({"bias": "0", "scale": "0"}, "scale"),
+        ({"bias": "0", "activation": "tanh"}, "activation"),
+        ({}, "bias"),
+    ],
+)
+def test_the_and_gate_lab_refuses_what_it_cannot_compute(api, params, field):
+    response = api.get("/api/v1/labs/and-gate/", params=params)
+
+    assert_problem(response, 400)
+    assert field in [error["field"] for error in response.json()["errors"]]

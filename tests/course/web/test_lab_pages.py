@@ -3,6 +3,7 @@ numbers, checked against a count made here from the formulas; bad input is refus
 
 from __future__ import annotations
 
+import math
 import re
 from urllib.parse import urlencode
 
@@ -14,6 +15,7 @@ from django.test.utils import CaptureQueriesContext
 from config.throttles import SimpleRateThrottle
 from course.web.labs import PRESETS
 from engine import labs
+from engine.formatting import format_number
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -277,6 +279,95 @@ def test_bad_angles_input_is_refused(client, query):
     response = get(
         client, f"{ANGLES}?{query}&seed=1" if "seed" not in query else f"{ANGLES}?{query}"
     )
+
+    assert response.status_code == 400
+    assert "There is a problem" in response.content.decode()
+
+
+# --- ReLU as an AND gate, and GELU ----------------------------------------------------------
+
+GATE = "/labs/and-gate/"
+
+
+def gelu_here(z):
+    """z · Φ(z), with Φ from the error function."""
+    return z * 0.5 * (1 + math.erf(z / math.sqrt(2)))
+
+
+def table_of(response):
+    rows = re.findall(
+        r'<tr data-inputs="(\d)(\d)"><td>\d</td><td>\d</td><td class="num">([^<]*)</td>'
+        r'<td class="num">([^<]*)</td><td>(yes|no)</td></tr>',
+        response.content.decode(),
+    )
+    return [(int(a), int(b), z, out, fires == "yes") for a, b, z, out, fires in rows]
+
+
+@pytest.mark.parametrize(
+    ("bias", "kind"),
+    [
+        ("-2.5", "never"),
+        ("-2", "never"),
+        ("-1.95", "and"),
+        ("-1.5", "and"),
+        ("-1", "and"),
+        ("-0.95", "or"),
+        ("0", "or"),
+        ("0.05", "always"),
+    ],
+)
+def test_the_truth_table_follows_the_bias(client, bias, kind):
+    response = get(client, f"{GATE}?bias={bias}&scale=1&activation=relu")
+
+    assert response.status_code == 200
+    b = float(bias)
+    expected = [(a, c, max(a + c + b, 0) > 0) for a, c in ((0, 0), (1, 0), (0, 1), (1, 1))]
+    assert [(a, c, fires) for a, c, _, _, fires in table_of(response)] == expected
+    verdicts = {"and": "An AND gate", "or": "An OR gate", "always": "Always on", "never": "Never"}
+    assert shown(response, "lab-verdict").startswith(verdicts[kind])
+    api = get(client, f"/api/v1/labs/and-gate/?bias={bias}&scale=1").json()
+    assert api["kind"] == kind
+
+
+@pytest.mark.parametrize("scale", ["0.5", "1.3", "2"])
+def test_the_and_interval_is_the_generators(client, scale):
+    from engine.generators import get_family
+
+    response = get(client, f"{GATE}?bias=-1&scale={scale}&activation=relu")
+    variant = get_family("and_gate_bias").pose({"scale": float(scale)})
+
+    s = float(scale)
+    assert shown(response, "and-low") == format_number(-2 * s)
+    assert shown(response, "and-high") == format_number(-s)
+    assert (variant.answer.low, variant.answer.high) == (-2 * s, -s)
+    assert (variant.answer.low_closed, variant.answer.high_closed) == (False, True)
+
+
+def test_gelus_minimum_is_about_minus_0_17(client):
+    response = get(client, f"{GATE}?bias=-1.5&scale=1&activation=gelu")
+
+    # GELU'(z) = Φ(z) + z φ(z) changes sign between -0.76 and -0.74; the lowest value there.
+    grid = np.linspace(-0.76, -0.74, 20_001)
+    lowest = min(gelu_here(z) for z in grid)
+    assert shown(response, "gelu-min") == format_number(round(lowest, 3)) == "−0.17"
+    outputs = [out for _, _, _, out, _ in table_of(response)]
+    zs = [-1.5, -0.5, -0.5, 0.5]
+    assert outputs == [format_number(round(gelu_here(z), 3)) for z in zs]
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "bias=-5.01&scale=1&activation=relu",
+        "bias=0.03&scale=1&activation=relu",
+        "bias=x&scale=1&activation=relu",
+        "bias=0&scale=0&activation=relu",
+        "bias=0&scale=1&activation=tanh",
+        "bias=0%00&scale=1&activation=relu",
+    ],
+)
+def test_bad_gate_input_is_refused(client, query):
+    response = get(client, f"{GATE}?{query}")
 
     assert response.status_code == 400
     assert "There is a problem" in response.content.decode()

@@ -75,7 +75,8 @@
     var slider = event.target;
     var name = slider && slider.getAttribute && slider.getAttribute("data-output");
     var output = name && document.getElementById(name);
-    if (output) output.textContent = Number(slider.value).toLocaleString("en-GB");
+    // Written as the server writes numbers: thousands separated, a true minus sign.
+    if (output) output.textContent = Number(slider.value).toLocaleString("en-GB").replace("-", "\u2212");
   });
 
   function enhance(root) {
