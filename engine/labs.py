@@ -436,3 +436,62 @@ def activation_curves(
         "relu": [float(v) for v in np.maximum(z, 0)],
         "gelu": [float(v) for v in gelu_values],
     }
+
+
+# --- The dot product as a question -----------------------------------------------------------
+
+DIRECTIONS = ("Michael", "Jordan", "Phelps", "other stuff")
+"""Perpendicular feature directions of length 1, the last standing for everything else."""
+QUESTIONS = {
+    "michael": ("Michael?", (1, 0, 0, 0)),
+    "jordan": ("Jordan?", (0, 1, 0, 0)),
+    "michael-jordan": ("Michael + Jordan?", (1, 1, 0, 0)),
+}
+PEOPLE = {
+    "michael-jordan": ("Michael Jordan", (1, 1, 0)),
+    "michael-phelps": ("Michael Phelps", (1, 0, 1)),
+    "jordan-country": ("Jordan, the country", (0, 1, 0)),
+}
+MAX_OTHER = 10
+
+
+def dot_question(
+    *,
+    question: str,
+    person: str,
+    bias: float | int | str | Fraction | Decimal = -1,
+    other: float | int | str | Fraction | Decimal = Fraction(1, 2),
+) -> dict[str, Any]:
+    """One row of W↑ asking a token's vector a question: z = row · x + bias, ReLU(z), and the
+    picture of it in the plane the two vectors span (the row along the first axis, the vector
+    at its angle, the vector's shadow on the row, whose length is row · x / |row|). The
+    "other stuff" is perpendicular to every question, so it changes the vector's length and
+    angle but never the shadow or z."""
+    if question not in QUESTIONS:
+        raise LabInputError(f"question must be one of {', '.join(QUESTIONS)}")
+    if person not in PEOPLE:
+        raise LabInputError(f"person must be one of {', '.join(PEOPLE)}")
+    amount = _exact(other, "other")
+    if not 0 <= amount <= MAX_OTHER:
+        raise LabInputError(f"other must be from 0 to {MAX_OTHER}")
+    label, row = QUESTIONS[question]
+    name, features = PEOPLE[person]
+    vector = [Fraction(f) for f in features] + [amount]
+    steps = neuron(w=list(row), b=bias, x=vector)
+    row_length = math.sqrt(sum(r * r for r in row))
+    vector_length = math.sqrt(float(sum(v * v for v in vector)))
+    dot = float(steps.weighted_sum)
+    cosine = dot / (row_length * vector_length) if vector_length else 0.0
+    return {
+        "question": {"key": question, "label": label, "row": list(row)},
+        "person": {"key": person, "name": name, "vector": [float(v) for v in vector]},
+        "directions": list(DIRECTIONS),
+        **steps.to_dict(),
+        "fires": steps.pre_activation > 0,
+        "geometry": {
+            "row_length": row_length,
+            "vector_length": vector_length,
+            "angle_degrees": math.degrees(math.acos(max(-1.0, min(1.0, cosine)))),
+            "shadow": dot / row_length,
+        },
+    }

@@ -120,6 +120,34 @@ class NearOrthogonalQuery(QuerySerializer):
         return attrs
 
 
+class DotQuery(QuerySerializer):
+    question = serializers.ChoiceField(choices=list(labs.QUESTIONS), default="michael-jordan")
+    person = serializers.ChoiceField(choices=list(labs.PEOPLE), default="michael-jordan")
+    bias = NumberField(required=False, default=-1.0, help_text="The bias.")
+    other = NumberField(
+        required=False,
+        default=0.5,
+        help_text=f"How much of everything else the vector holds, 0 to {labs.MAX_OTHER}.",
+    )
+
+
+class DotOut(serializers.Serializer[Any]):
+    question = serializers.DictField(help_text="`key`, `label` and the `row` it is.")
+    person = serializers.DictField(help_text="`key`, `name` and the `vector` it is.")
+    directions = serializers.ListField(child=serializers.CharField())
+    products = serializers.ListField(child=serializers.FloatField())
+    sum = serializers.FloatField()
+    bias = serializers.FloatField()
+    pre_activation = serializers.FloatField()
+    output = serializers.FloatField()
+    fires = serializers.BooleanField()
+    geometry = serializers.DictField(
+        child=serializers.FloatField(),
+        help_text="`row_length`, `vector_length`, `angle_degrees` and the `shadow` (row · x "
+        "over the row's length).",
+    )
+
+
 class GateQuery(QuerySerializer):
     bias = NumberField(help_text=f"The bias, from -{labs.MAX_BIAS} to {labs.MAX_BIAS}.")
     scale = NumberField(
@@ -221,6 +249,18 @@ class NeuronLabView(LabView):
     def get(self, request: Request) -> Response:
         query = _checked(NeuronQuery(data=request.query_params))
         return self.result("neuron", query, lambda: labs.neuron(**query).to_dict())
+
+
+class DotLabView(LabView):
+    @extend_schema(
+        parameters=[DotQuery],
+        responses={200: DotOut},
+        summary="A row of W↑ asking a token's vector a question: z, ReLU(z) and the picture",
+        operation_id="runDotQuestionLab",
+    )
+    def get(self, request: Request) -> Response:
+        query = _checked(DotQuery(data=request.query_params))
+        return self.result("dot-question", query, lambda: labs.dot_question(**query))
 
 
 class GateLabView(LabView):

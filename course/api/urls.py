@@ -13,6 +13,7 @@ urlpatterns = [
     path("reports/", views.ReportCreateView.as_view(), name="report-create"),
     path("labs/neuron/", labs.NeuronLabView.as_view(), name="lab-neuron"),
     path("labs/and-gate/", labs.GateLabView.as_view(), name="lab-and-gate"),
+    path("labs/dot-question/", labs.DotLabView.as_view(), name="lab-dot-question"),
     path("labs/parameters/", labs.ParametersLabView.as_view(), name="lab-parameters"),
     path("labs/near-orthogonal/", labs.NearOrthogonalLabView.as_view(), name="lab-near-orthogonal"),
 ]

@@ -247,3 +247,70 @@ def activations(
 
 def _rounded(value: float, places: int) -> str:
     return format_number(round(value, places))
+
+
+def vectors(
+    *, row_length: float, vector_length: float, angle_degrees: float, shadow: float, chart_id: str
+) -> SafeString:
+    """The question's row and the token's vector in the plane they span: the row along the
+    axis, the vector at its angle, and the vector's shadow on the row (the dot product over
+    the row's length)."""
+    width, height, pad = 480, 240, 24
+    longest = max(row_length, vector_length, abs(shadow), 1e-9)
+    unit = (width - 2 * pad) / 2 / longest
+    ox, oy = width / 2, height - 40
+    angle = math.radians(angle_degrees)
+    unit = min(unit, (oy - pad) / max(vector_length * math.sin(angle), 1e-9))
+    vx, vy = (
+        ox + unit * vector_length * math.cos(angle),
+        oy - unit * vector_length * math.sin(angle),
+    )
+    summary = (
+        f"The row, {_rounded(row_length, 2)} long, and the vector, {_rounded(vector_length, 2)} "
+        f"long, meet at {_rounded(angle_degrees, 1)}°; the vector's shadow on the row is "
+        f"{_rounded(shadow, 2)} long."
+    )
+    svg = Svg(chart_id, summary, width, height, "chart chart--vectors")
+    svg.mark("line", {"class": "chart__grid", "x1": pad, "x2": width - pad, "y1": oy, "y2": oy})
+    svg.mark(
+        "rect",
+        {
+            "class": "shadow",
+            "x": min(ox, ox + unit * shadow),
+            "y": oy + 6,
+            "width": max(abs(unit * shadow), 1),
+            "height": 9,
+        },
+        title=f"the shadow: {_rounded(shadow, 2)}",
+    )
+    svg.mark(
+        "line",
+        {"class": "arrow arrow--row", "x1": ox, "y1": oy, "x2": ox + unit * row_length, "y2": oy},
+        title=f"the row (the question): length {_rounded(row_length, 2)}",
+    )
+    svg.mark(
+        "line",
+        {
+            "class": "arrow arrow--vector",
+            "x1": ox,
+            "y1": oy,
+            "x2": round(vx, 1),
+            "y2": round(vy, 1),
+        },
+        title=f"the token's vector: length {_rounded(vector_length, 2)}",
+    )
+    svg.mark(
+        "line",
+        {
+            "class": "drop",
+            "x1": round(vx, 1),
+            "y1": round(vy, 1),
+            "x2": ox + unit * shadow,
+            "y2": oy,
+        },
+    )
+    svg.text(f"{_rounded(angle_degrees, 1)}°", x=ox + 34, y=oy - 10, cls="chart__label")
+    svg.text("row", x=ox + unit * row_length, y=oy + 32, cls="chart__label", anchor="middle")
+    svg.text("shadow", x=ox + unit * shadow / 2, y=oy + 32, cls="chart__label", anchor="middle")
+    svg.text("vector", x=round(vx, 1), y=round(vy, 1) - 8, cls="chart__label", anchor="middle")
+    return svg.done()

@@ -44,6 +44,13 @@ class Lab:
 
 LABS = [
     Lab(
+        "dot-product",
+        "The dot product as a question",
+        "A row of the MLP's first matrix asks a token's vector a question. Pick the question "
+        "and the person, move the bias, and see who gets a yes, and why the rest of the vector "
+        "does not matter.",
+    ),
+    Lab(
         "parameters",
         "The parameter counter",
         "Where a model's parameters are: set its width, depth and vocabulary, or pick GPT-2 or "
@@ -502,3 +509,85 @@ def and_gate(request: HttpRequest) -> HttpResponse:
             ),
         }
     return _lab_response(request, "course/labs/and_gate.html", context, form.is_valid())
+
+
+# --- The dot product as a question -----------------------------------------------------------
+
+
+class DotForm(forms.Form):
+    question = forms.ChoiceField(
+        label="The question (a row of W↑)",
+        choices=[(key, label) for key, (label, _) in labs.QUESTIONS.items()],
+        widget=forms.RadioSelect,
+    )
+    person = forms.ChoiceField(
+        label="The token's vector",
+        choices=[(key, name) for key, (name, _) in labs.PEOPLE.items()],
+        widget=forms.RadioSelect,
+    )
+    bias = forms.DecimalField(
+        label="Bias (b)",
+        min_value=-2,
+        max_value=1,
+        step_size=Decimal("0.1"),
+        max_digits=3,
+        decimal_places=1,
+        widget=forms.NumberInput(attrs={"type": "range", "data-output": "bias-value"}),
+    )
+    other = forms.DecimalField(
+        label="Other stuff in the vector",
+        min_value=0,
+        max_value=3,
+        step_size=Decimal("0.1"),
+        max_digits=2,
+        decimal_places=1,
+        widget=forms.NumberInput(attrs={"type": "range", "data-output": "other-value"}),
+    )
+
+
+def dot_result(*, question: str, person: str, bias: Decimal, other: Decimal) -> dict[str, Any]:
+    """The engine's answer for these inputs, as the API gives it (and caches it)."""
+    inputs = {"question": question, "person": person, "bias": float(bias), "other": float(other)}
+    return selectors.lab_result(
+        lab="dot-question",
+        inputs=inputs,
+        compute=lambda: labs.dot_question(question=question, person=person, bias=bias, other=other),
+    )
+
+
+@require_GET
+def dot_product(request: HttpRequest) -> HttpResponse:
+    lab = BY_SLUG["dot-product"]
+    throttle_page(request, "labs" if request.user.is_authenticated else "labs-anonymous")
+    query = request.GET.copy()
+    if not any(name in query for name in DotForm.base_fields):
+        query.update(
+            {"question": "michael-jordan", "person": "michael-jordan", "bias": "-1", "other": "0.5"}
+        )
+    form = DotForm(query)
+    context: dict[str, Any] = {"lab": lab, "form": form}
+    if form.is_valid():
+        data = form.cleaned_data
+        result = dot_result(**data)
+        geometry = result["geometry"]
+        context |= {
+            "result": result,
+            "bias_text": format_number(float(data["bias"])),
+            "other_text": format_number(float(data["other"])),
+            "z_text": format_number(result["pre_activation"]),
+            "sum_text": format_number(result["sum"]),
+            "output_text": format_number(result["output"]),
+            "terms": [
+                (direction, format_number(w), format_number(x), format_number(product))
+                for direction, w, x, product in zip(
+                    result["directions"],
+                    result["question"]["row"],
+                    result["person"]["vector"],
+                    result["products"],
+                    strict=True,
+                )
+            ],
+            "angle_text": f"{geometry['angle_degrees']:.1f}°",
+            "picture": lab_charts.vectors(chart_id="vectors", **geometry),
+        }
+    return _lab_response(request, "course/labs/dot_product.html", context, form.is_valid())

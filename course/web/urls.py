@@ -8,6 +8,7 @@ urlpatterns = [
     path("plans/", views.plans, name="plans"),
     path("labs/", labs.index, name="labs"),
     path("labs/parameters/", labs.parameters, name="lab-parameters"),
+    path("labs/dot-product/", labs.dot_product, name="lab-dot-product"),
     path("labs/and-gate/", labs.and_gate, name="lab-and-gate"),
     path("labs/near-orthogonal/", labs.near_orthogonal, name="lab-near-orthogonal"),
     path("courses/<slug:course>/", views.course, name="course"),

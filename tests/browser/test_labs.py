@@ -161,3 +161,35 @@ def test_the_bias_slider_turns_an_or_gate_into_an_and_gate(open_browser, javascr
         screenshot(page, "lab-and-gate")
         page.set_viewport_size(PHONE)
         screenshot(page, "lab-and-gate-phone")
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["js", "nojs"])
+def test_the_dot_product_lab_says_who_answers_the_question(open_browser, javascript):
+    browse = open_browser(javascript=javascript)
+    page = browse.page
+
+    browse.go("/labs/")
+    page.get_by_role("link", name=re.compile("The dot product as a question")).click()
+    page.wait_for_url("**/labs/dot-product/")
+    assert page.locator("#lab-verdict").inner_text().startswith("Yes")
+    check_page(browse)
+
+    page.get_by_role("radio", name="Michael Jordan", exact=True).focus()
+    page.keyboard.press("ArrowRight")  # to Michael Phelps
+    if not javascript:
+        page.get_by_role("button", name="Ask").click()
+    page.wait_for_url(re.compile(r"person=michael-phelps"))
+    expect(page.locator("#lab-verdict")).to_have_text(re.compile("^No"))
+    assert page.locator("#lab-z").inner_text() == "0"
+    check_page(browse)
+
+    page.get_by_role("slider", name=re.compile("Bias")).focus()
+    for _ in range(10):  # -1 up to 0
+        page.keyboard.press("ArrowRight")
+    if not javascript:
+        page.get_by_role("button", name="Ask").click()
+    page.wait_for_url(re.compile(r"bias=0"))
+    expect(page.locator("#lab-verdict")).to_have_text(re.compile("^Yes"))
+    check_page(browse)
+    if javascript:
+        screenshot(page, "lab-dot-product")

@@ -371,3 +371,58 @@ def test_bad_gate_input_is_refused(client, query):
 
     assert response.status_code == 400
     assert "There is a problem" in response.content.decode()
+
+
+# --- the dot product as a question ----------------------------------------------------------
+
+DOT = "/labs/dot-product/"
+VECTORS = {"michael-jordan": (1, 1, 0), "michael-phelps": (1, 0, 1), "jordan-country": (0, 1, 0)}
+ROWS = {"michael": (1, 0, 0, 0), "jordan": (0, 1, 0, 0), "michael-jordan": (1, 1, 0, 0)}
+
+
+@pytest.mark.parametrize("person", list(VECTORS))
+@pytest.mark.parametrize("question", list(ROWS))
+@pytest.mark.parametrize("bias", ["-1", "0"])
+def test_each_question_asked_of_each_person_gives_the_dot_product(client, question, person, bias):
+    other = 0.7
+    response = get(client, f"{DOT}?question={question}&person={person}&bias={bias}&other={other}")
+    api = get(
+        client,
+        f"/api/v1/labs/dot-question/?question={question}&person={person}&bias={bias}&other={other}",
+    ).json()
+
+    vector = (*VECTORS[person], other)
+    z = sum(r * x for r, x in zip(ROWS[question], vector, strict=True)) + int(bias)
+    assert shown(response, "lab-z") == format_number(z) == format_number(api["pre_activation"])
+    assert shown(response, "lab-output") == format_number(max(z, 0))
+    assert shown(response, "lab-verdict").startswith("Yes" if z > 0 else "No")
+    # The other stuff never reaches z, only the vector's length and angle.
+    row_length = math.sqrt(sum(r * r for r in ROWS[question]))
+    assert api["geometry"]["shadow"] == pytest.approx((z - int(bias)) / row_length)
+    assert api["geometry"]["vector_length"] == pytest.approx(math.sqrt(sum(v * v for v in vector)))
+
+
+def test_only_michael_jordan_answers_michael_and_jordan_until_the_bias_is_0(client):
+    def fires(person, bias):
+        page = get(client, f"{DOT}?question=michael-jordan&person={person}&bias={bias}&other=0.5")
+        return shown(page, "lab-verdict").startswith("Yes")
+
+    assert [fires(p, -1) for p in VECTORS] == [True, False, False]
+    assert [fires(p, 0) for p in VECTORS] == [True, True, True]
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "question=who&person=michael-jordan&bias=-1&other=0",
+        "question=michael&person=x&bias=-1&other=0",
+        "question=michael&person=michael-jordan&bias=-3&other=0",
+        "question=michael&person=michael-jordan&bias=-1&other=4",
+        "question=michael&person=michael-jordan&bias=-1%00&other=0",
+    ],
+)
+def test_bad_dot_input_is_refused(client, query):
+    response = get(client, f"{DOT}?{query}")
+
+    assert response.status_code == 400
+    assert "There is a problem" in response.content.decode()
