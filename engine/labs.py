@@ -299,6 +299,13 @@ def perpendicular_bound(dims: int, degrees: float) -> float:
     return min(1.0, 2 * math.exp(-dims * epsilon * epsilon / 2))
 
 
+def perpendicular_bound_log10(dims: int, degrees: float) -> float:
+    """log10 of `perpendicular_bound`, which underflows to 0 in many dimensions (at 100,000
+    and 10° it is about 10^-654): never above 0."""
+    epsilon = math.sin(math.radians(degrees))
+    return min(0.0, math.log10(2) - dims * epsilon * epsilon / (2 * math.log(10)))
+
+
 def directions_that_fit_log10(dims: int, degrees: float) -> float:
     """log10 of a number N of random directions that, more likely than not, has every pair
     within `degrees` of 90°: N²/2 pairs times the bound stays under 1/2 while

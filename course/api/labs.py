@@ -123,11 +123,11 @@ class NearOrthogonalQuery(QuerySerializer):
 class DotQuery(QuerySerializer):
     question = serializers.ChoiceField(choices=list(labs.QUESTIONS), default="michael-jordan")
     person = serializers.ChoiceField(choices=list(labs.PEOPLE), default="michael-jordan")
-    bias = NumberField(required=False, default=-1.0, help_text="The bias.")
+    bias = NumberField(required=False, help_text="The bias; -1 when left out.")
     other = NumberField(
         required=False,
-        default=0.5,
-        help_text=f"How much of everything else the vector holds, 0 to {labs.MAX_OTHER}.",
+        help_text=f"How much of everything else the vector holds, 0 to {labs.MAX_OTHER}; "
+        "0.5 when left out.",
     )
 
 
@@ -151,7 +151,7 @@ class DotOut(serializers.Serializer[Any]):
 class GateQuery(QuerySerializer):
     bias = NumberField(help_text=f"The bias, from -{labs.MAX_BIAS} to {labs.MAX_BIAS}.")
     scale = NumberField(
-        required=False, default=1.0, help_text="The row's length: row = scale × (A + B)."
+        required=False, help_text="The row's length: row = scale × (A + B); 1 when left out."
     )
     activation = serializers.ChoiceField(choices=["relu", "gelu"], default="relu")
 
@@ -259,7 +259,7 @@ class DotLabView(LabView):
         operation_id="runDotQuestionLab",
     )
     def get(self, request: Request) -> Response:
-        query = _checked(DotQuery(data=request.query_params))
+        query = {"bias": -1.0, "other": 0.5} | _checked(DotQuery(data=request.query_params))
         return self.result("dot-question", query, lambda: labs.dot_question(**query))
 
 
@@ -271,7 +271,7 @@ class GateLabView(LabView):
         operation_id="runGateLab",
     )
     def get(self, request: Request) -> Response:
-        query = _checked(GateQuery(data=request.query_params))
+        query = {"scale": 1.0} | _checked(GateQuery(data=request.query_params))
         return self.result("and-gate", query, lambda: labs.gate(**query).to_dict())
 
 

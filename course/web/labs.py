@@ -313,7 +313,6 @@ def _near_orthogonal_context(dims: int, vectors: int, seed: int) -> dict[str, An
         "observed_10": lab_charts.percent(summary["within_10_degrees_of_90"]),
         "expected_1": lab_charts.percent(labs.share_within(dims, 1)),
         "expected_10": lab_charts.percent(labs.share_within(dims, 10)),
-        "bound_10": labs.perpendicular_bound(dims, 10),
         "fit_10": _how_many(fit),
         "spread": f"{summary['std_degrees']:.2f}°",
         "expected_spread": f"{summary['expected_std_degrees']:.2f}°",
@@ -325,7 +324,7 @@ def _near_orthogonal_context(dims: int, vectors: int, seed: int) -> dict[str, An
             if count
         ],
     }
-    context["bound_10_text"] = _chance(context["bound_10"])
+    context["bound_10_text"] = _chance(labs.perpendicular_bound_log10(dims, 10))
     context["chart"] = lab_charts.histogram(
         result["counts"],
         result["bin_edges"],
@@ -350,12 +349,13 @@ def _how_many(log10: float) -> str:
     return format_html("about 10<sup>{}</sup>", int(log10))
 
 
-def _chance(share: float) -> str:
-    if share >= 1:
+def _chance(log10: float) -> str:
+    """A chance given as its log10 (it may be far too small for a float), in words."""
+    if log10 >= 0:
         return "no limit at all (the bound is 1 or more)"
-    if share >= 0.001:
-        return lab_charts.percent(share)
-    return format_html("about 1 in 10<sup>{}</sup>", int(-math.log10(share)))
+    if log10 >= -3:
+        return lab_charts.percent(10**log10)
+    return format_html("about 1 in 10<sup>{}</sup>", int(-log10))
 
 
 @require_GET

@@ -119,3 +119,11 @@ def test_the_and_gate_lab_refuses_what_it_cannot_compute(api, params, field):
 
     assert_problem(response, 400)
     assert field in [error["field"] for error in response.json()["errors"]]
+
+
+def test_the_labs_left_out_numbers_take_their_documented_defaults(api):
+    gate = api.get("/api/v1/labs/and-gate/", params={"bias": "-1.5"}).json()
+    dot = api.get("/api/v1/labs/dot-question/").json()
+
+    assert (gate["scale"], gate["kind"]) == (1.0, "and")
+    assert (dot["bias"], dot["person"]["vector"][-1], dot["pre_activation"]) == (-1.0, 0.5, 1.0)

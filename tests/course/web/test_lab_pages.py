@@ -426,3 +426,15 @@ def test_bad_dot_input_is_refused(client, query):
 
     assert response.status_code == 400
     assert "There is a problem" in response.content.decode()
+
+
+def test_the_widest_space_allowed_draws_and_states_its_tiny_bound(client):
+    dims = labs.MAX_DIMS
+    response = get(client, f"{ANGLES}?dims={dims}&vectors={labs.max_vectors(dims)}&seed=9")
+
+    assert response.status_code == 200
+    bound = re.search(r'id="lab-bound">(.*?)</strong>', response.content.decode()).group(1)
+    # 2e^(-d sin²10° / 2) at 100,000 dimensions is below any float: its power of ten still is.
+    power = int(-(math.log10(2) - dims * math.sin(math.radians(10)) ** 2 / (2 * math.log(10))))
+    assert bound == f"about 1 in 10<sup>{power}</sup>"
+    assert labs.perpendicular_bound(dims, 10) == 0.0
