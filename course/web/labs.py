@@ -16,7 +16,7 @@ from decimal import Decimal
 from typing import Any
 
 from django import forms
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
@@ -222,6 +222,20 @@ def _parameters_context(values: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def _throttle(request: HttpRequest) -> None:
+    """A lab page counts against the API's lab budget: by user, or by address for visitors."""
+    throttle_page(request, "labs" if request.user.is_authenticated else "labs-anonymous")
+
+
+def _query(request: HttpRequest, defaults: dict[str, str]) -> QueryDict:
+    """The lab's state from the address; its starting state when the address names none of
+    its inputs (a first visit)."""
+    query = request.GET.copy()
+    if not any(name in query for name in defaults):
+        query.update(defaults)
+    return query
+
+
 @require_GET
 def index(request: HttpRequest) -> HttpResponse:
     return render(request, "course/labs/index.html", {"labs": LABS})
@@ -230,7 +244,7 @@ def index(request: HttpRequest) -> HttpResponse:
 @require_GET
 def parameters(request: HttpRequest) -> HttpResponse:
     lab = BY_SLUG["parameters"]
-    throttle_page(request, "labs" if request.user.is_authenticated else "labs-anonymous")
+    _throttle(request)
     query = request.GET
     preset = PRESET_BY_SLUG.get(query.get("preset", ""))
     if "preset" in query and preset is None:
@@ -361,10 +375,8 @@ def _chance(log10: float) -> str:
 @require_GET
 def near_orthogonal(request: HttpRequest) -> HttpResponse:
     lab = BY_SLUG["near-orthogonal"]
-    throttle_page(request, "labs" if request.user.is_authenticated else "labs-anonymous")
-    query = request.GET.copy()
-    if not any(name in query for name in ("dims", "vectors")):
-        query.update({"dims": "100", "vectors": "300"})
+    _throttle(request)
+    query = _query(request, {"dims": "100", "vectors": "300"})
     fresh = "redraw" in query or not query.get("seed")
     if fresh:
         # A fresh draw: its seed goes into the form and the address, so it can be seen again.
@@ -465,10 +477,8 @@ def gate_result(*, bias: Decimal, scale: Decimal, activation: str) -> dict[str, 
 @require_GET
 def and_gate(request: HttpRequest) -> HttpResponse:
     lab = BY_SLUG["and-gate"]
-    throttle_page(request, "labs" if request.user.is_authenticated else "labs-anonymous")
-    query = request.GET.copy()
-    if not any(name in query for name in GateForm.base_fields):
-        query.update({"bias": "0", "scale": "1", "activation": "relu"})
+    _throttle(request)
+    query = _query(request, {"bias": "0", "scale": "1", "activation": "relu"})
     form = GateForm(query)
     context: dict[str, Any] = {"lab": lab, "form": form}
     if form.is_valid():
@@ -558,12 +568,11 @@ def dot_result(*, question: str, person: str, bias: Decimal, other: Decimal) -> 
 @require_GET
 def dot_product(request: HttpRequest) -> HttpResponse:
     lab = BY_SLUG["dot-product"]
-    throttle_page(request, "labs" if request.user.is_authenticated else "labs-anonymous")
-    query = request.GET.copy()
-    if not any(name in query for name in DotForm.base_fields):
-        query.update(
-            {"question": "michael-jordan", "person": "michael-jordan", "bias": "-1", "other": "0.5"}
-        )
+    _throttle(request)
+    query = _query(
+        request,
+        {"question": "michael-jordan", "person": "michael-jordan", "bias": "-1", "other": "0.5"},
+    )
     form = DotForm(query)
     context: dict[str, Any] = {"lab": lab, "form": form}
     if form.is_valid():
