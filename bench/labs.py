@@ -48,6 +48,7 @@ def main() -> None:
     client = Client()
     largest = labs.max_vectors(labs.MAX_DIMS)
     gpt3 = labs.max_vectors(12_288)
+    tokens, broken = list(labs.TOY_TOKENS), ["", "n1", "n2", "n3"]
     # Each lab's heaviest request, the n-th of them made fresh.
     cases: dict[str, Callable[[int], str]] = {
         "dot product": lambda n: (
@@ -57,6 +58,15 @@ def main() -> None:
         "parameter counter": lambda n: (
             f"/labs/parameters/?d_model=16384&layers={1000 - n}&ratio=64&vocab=10000000"
             "&context=10000000&biases=on&norms=on"
+        ),
+        # Every step shown; the n-th of the 16 tokens and broken biases (rounds past 16 repeat).
+        "toy MLP, step 5": lambda n: (
+            f"/labs/toy-mlp/?token={tokens[n % 4]}&broken={broken[n // 4 % 4]}&step=5"
+        ),
+        # The n-th of the 64 ways to set the six switches.
+        "residual stream": lambda n: (
+            "/labs/residual-stream/?switches=1"
+            + "".join(f"&on={key}" for i, key in enumerate(labs.STREAM_PART_KEYS) if n >> i & 1)
         ),
         "AND gate (GELU)": lambda n: (
             f"/labs/and-gate/?bias={-5 + n * 0.05:.2f}&scale=2&activation=gelu"

@@ -502,3 +502,213 @@ def dot_question(
             "shadow": dot / row_length,
         },
     }
+
+
+# --- A toy MLP that stores one fact ----------------------------------------------------------
+
+TOY_DIRECTIONS = (
+    "Michael", "Jordan", "Phelps", "country", "basketball", "Bulls", "swimming", "Middle East",
+)  # fmt: skip
+"""Eight perpendicular directions of length 1: four the token may hold, four a fact writes."""
+TOY_READS = TOY_DIRECTIONS[:4]
+TOY_WRITES = TOY_DIRECTIONS[4:]
+
+
+@dataclass(frozen=True)
+class ToyNeuron:
+    name: str
+    asks: tuple[str, ...]
+    bias: Fraction
+    writes: tuple[str, ...]
+    fact: str
+
+    def row(self) -> list[Fraction]:
+        return [Fraction(int(d in self.asks)) for d in TOY_DIRECTIONS]
+
+    def column(self) -> list[Fraction]:
+        return [Fraction(int(d in self.writes)) for d in TOY_DIRECTIONS]
+
+
+TOY_NEURONS = (
+    ToyNeuron(
+        "N1",
+        ("Michael", "Jordan"),
+        Fraction(-1),
+        ("basketball", "Bulls"),
+        "Michael Jordan → basketball, Bulls",
+    ),
+    ToyNeuron(
+        "N2", ("Michael", "Phelps"), Fraction(-1), ("swimming",), "Michael Phelps → swimming"
+    ),
+    ToyNeuron(
+        "N3",
+        ("Jordan", "country"),
+        Fraction(-1),
+        ("Middle East",),
+        "Jordan (country) → Middle East",
+    ),
+)
+"""One AND neuron per fact: its row of W↑ asks for two features, its bias of −1 makes one
+alone not enough, its column of W↓ is what the fact adds."""
+TOY_TOKENS = {
+    "michael-jordan": ("Michael Jordan", {"Michael": Fraction(9, 10), "Jordan": Fraction(1)}),
+    "michael-phelps": ("Michael Phelps", {"Michael": Fraction(1), "Phelps": Fraction(4, 5)}),
+    "jordan-country": ("Jordan, the country", {"Jordan": Fraction(1), "country": Fraction(7, 10)}),
+    "jordan": ("Jordan, with no first name before it", {"Jordan": Fraction(1)}),
+}
+"""The token's vector as attention left it: how much of each direction it holds."""
+
+
+def toy_mlp(*, token: str, broken: str | None = None) -> dict[str, Any]:
+    """The toy MLP on one token's vector, every step: each neuron's z = row · x + b, ReLU(z),
+    what its column of W↓ adds scaled by that, the MLP's output and x plus it (the residual
+    add), and the facts that come out (the written directions the result holds). `broken`
+    names a neuron whose bias is set to 0, so that it no longer needs both its features."""
+    if token not in TOY_TOKENS:
+        raise LabInputError(f"token must be one of {', '.join(TOY_TOKENS)}")
+    names = {n.name.lower(): n for n in TOY_NEURONS}
+    if broken is not None and broken not in names:
+        raise LabInputError(f"broken must be one of {', '.join(names)}, or left out")
+    label, holds = TOY_TOKENS[token]
+    x = [holds.get(d, Fraction(0)) for d in TOY_DIRECTIONS]
+    added = [Fraction(0)] * len(TOY_DIRECTIONS)
+    neurons = []
+    for unit in TOY_NEURONS:
+        is_broken = broken == unit.name.lower()
+        steps = neuron(w=unit.row(), b=Fraction(0) if is_broken else unit.bias, x=x)
+        h = Fraction(steps.output)
+        adds = [h * c for c in unit.column()]
+        added = [a + b for a, b in zip(added, adds, strict=True)]
+        neurons.append(
+            {
+                "name": unit.name,
+                "fact": unit.fact,
+                "asks": list(unit.asks),
+                "writes": list(unit.writes),
+                "row": [float(v) for v in unit.row()],
+                "column": [float(v) for v in unit.column()],
+                "broken": is_broken,
+                **steps.to_dict(),
+                "fires": steps.pre_activation > 0,
+                "adds": [float(v) for v in adds],
+            }
+        )
+    result = [a + b for a, b in zip(x, added, strict=True)]
+    return {
+        "token": {"key": token, "name": label, "vector": [float(v) for v in x]},
+        "directions": list(TOY_DIRECTIONS),
+        "broken": broken,
+        "neurons": neurons,
+        "mlp_output": [float(v) for v in added],
+        "result": [float(v) for v in result],
+        "facts": [
+            {"direction": d, "amount": float(v)}
+            for d, v in zip(TOY_DIRECTIONS, result, strict=True)
+            if d in TOY_WRITES and v > 0
+        ],
+    }
+
+
+# --- The residual stream with switches -------------------------------------------------------
+
+STREAM_DIRECTIONS = ("Michael", "Jordan", "basketball", "Bulls", "NBA")
+"""Five perpendicular directions of length 1. The token is "Jordan", right after "Michael"."""
+
+
+@dataclass(frozen=True)
+class StreamPart:
+    key: str
+    block: int
+    kind: Literal["attention", "mlp"]
+    does: str
+    adds: tuple[tuple[str, Fraction], ...] = ()
+    """Attention: what it copies in from the tokens before, the same whatever the stream holds."""
+    asks: tuple[str, ...] = ()
+    writes: str = ""
+    """MLP: one AND neuron, ReLU(sum of `asks` − 1), writing that much of `writes`."""
+
+
+STREAM_PARTS = (
+    StreamPart(
+        "attention-1",
+        1,
+        "attention",
+        "copies Michael in from the token before",
+        adds=(("Michael", Fraction(1)),),
+    ),
+    StreamPart(
+        "mlp-1", 1, "mlp", "Michael and Jordan → basketball", asks=("Michael", "Jordan"),
+        writes="basketball",
+    ),
+    StreamPart("attention-2", 2, "attention", "finds nothing more to bring in"),
+    StreamPart(
+        "mlp-2", 2, "mlp", "Michael and basketball → Bulls", asks=("Michael", "basketball"),
+        writes="Bulls",
+    ),
+    StreamPart("attention-3", 3, "attention", "finds nothing more to bring in"),
+    StreamPart(
+        "mlp-3", 3, "mlp", "Jordan and basketball → NBA", asks=("Jordan", "basketball"),
+        writes="NBA",
+    ),
+)  # fmt: skip
+STREAM_PART_KEYS = tuple(part.key for part in STREAM_PARTS)
+STREAM_WORDS = ("basketball", "baseball", "golf")
+"""Words "Michael Jordan plays" could go on with. Each scores 1, and basketball 3 more for each
+unit of the basketball direction the stream ends with; softmax makes the scores chances."""
+
+
+def residual_stream(*, off: Sequence[str] = ()) -> dict[str, Any]:
+    """The token's vector through three blocks, each adding attention's part and then the MLP's
+    to it (x ← x + Attention(x), x ← x + MLP(x)); a part switched `off` adds nothing. Gives the
+    vector after every part, each MLP neuron's z and output, and what the stream ends up
+    predicting for the next word."""
+    unknown = [key for key in off if key not in STREAM_PART_KEYS]
+    if unknown:
+        parts = ", ".join(STREAM_PART_KEYS)
+        raise LabInputError(f"off: {unknown[0]!r} is not a part; the parts are {parts}")
+    x = {d: Fraction(0) for d in STREAM_DIRECTIONS}
+    x["Jordan"] = Fraction(1)
+    embedding = [float(x[d]) for d in STREAM_DIRECTIONS]
+    stages = []
+    for part in STREAM_PARTS:
+        on = part.key not in off
+        adds = {d: Fraction(0) for d in STREAM_DIRECTIONS}
+        neuron_steps: dict[str, float] | None = None
+        if part.kind == "attention":
+            for direction, amount in part.adds:
+                adds[direction] = amount
+        else:
+            z = sum((x[d] for d in part.asks), Fraction(0)) - 1
+            adds[part.writes] = max(z, Fraction(0))
+            neuron_steps = {"pre_activation": float(z), "output": float(max(z, Fraction(0)))}
+        if on:
+            x = {d: x[d] + adds[d] for d in STREAM_DIRECTIONS}
+        stages.append(
+            {
+                "part": part.key,
+                "block": part.block,
+                "kind": part.kind,
+                "does": part.does,
+                "on": on,
+                "asks": list(part.asks),
+                "writes": part.writes or None,
+                "neuron": neuron_steps,
+                "adds": [float(adds[d]) if on else 0.0 for d in STREAM_DIRECTIONS],
+                "after": [float(x[d]) for d in STREAM_DIRECTIONS],
+            }
+        )
+    scores = np.ones(len(STREAM_WORDS))
+    scores[STREAM_WORDS.index("basketball")] += 3 * float(x["basketball"])
+    chances = np.exp(scores - scores.max())
+    chances /= chances.sum()
+    return {
+        "directions": list(STREAM_DIRECTIONS),
+        "embedding": embedding,
+        "off": [key for key in STREAM_PART_KEYS if key in off],
+        "stages": stages,
+        "final": [float(x[d]) for d in STREAM_DIRECTIONS],
+        "prediction": [
+            {"word": w, "score": float(s), "chance": float(c)}
+            for w, s, c in zip(STREAM_WORDS, scores, chances, strict=True)
+        ],
+    }

@@ -206,6 +206,124 @@ class NearOrthogonalOut(serializers.Serializer[Any]):
     seed = serializers.IntegerField()
 
 
+class ToyMlpQuery(QuerySerializer):
+    token = serializers.ChoiceField(
+        choices=list(labs.TOY_TOKENS),
+        default="michael-jordan",
+        help_text="The token whose vector goes in, as attention left it.",
+    )
+    broken = serializers.ChoiceField(
+        choices=[n.name.lower() for n in labs.TOY_NEURONS],
+        required=False,
+        allow_blank=True,
+        help_text="A neuron whose bias is set to 0; none when left out or empty.",
+    )
+
+
+class ToyNeuronOut(serializers.Serializer[Any]):
+    name = serializers.CharField()
+    fact = serializers.CharField(help_text="The fact this neuron stores.")
+    asks = serializers.ListField(
+        child=serializers.CharField(), help_text="The directions its row of W↑ asks for."
+    )
+    writes = serializers.ListField(
+        child=serializers.CharField(), help_text="The directions its column of W↓ adds."
+    )
+    row = serializers.ListField(child=serializers.FloatField())
+    column = serializers.ListField(child=serializers.FloatField())
+    broken = serializers.BooleanField(help_text="Whether its bias was set to 0.")
+    activation = serializers.CharField()
+    products = serializers.ListField(child=serializers.FloatField())
+    sum = serializers.FloatField()
+    bias = serializers.FloatField()
+    pre_activation = serializers.FloatField()
+    output = serializers.FloatField()
+    fires = serializers.BooleanField()
+    adds = serializers.ListField(
+        child=serializers.FloatField(), help_text="Its column scaled by its output."
+    )
+
+
+class ToyFactOut(serializers.Serializer[Any]):
+    direction = serializers.CharField()
+    amount = serializers.FloatField()
+
+
+class ToyMlpOut(serializers.Serializer[Any]):
+    token = serializers.DictField(help_text="`key`, `name` and the `vector` x it is.")
+    directions = serializers.ListField(child=serializers.CharField())
+    broken = serializers.CharField(allow_null=True)
+    neurons = ToyNeuronOut(many=True)
+    mlp_output = serializers.ListField(
+        child=serializers.FloatField(), help_text="W↓ ReLU(W↑ x + b)."
+    )
+    result = serializers.ListField(
+        child=serializers.FloatField(), help_text="x plus the MLP's output."
+    )
+    facts = ToyFactOut(many=True, help_text="The written directions the result holds.")
+
+
+class ResidualStreamQuery(QuerySerializer):
+    off = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=200,
+        help_text="The parts switched off, comma-separated, from "
+        f"{', '.join(labs.STREAM_PART_KEYS)}; every part is on when left out or empty.",
+    )
+
+    def validate_off(self, value: str) -> list[str]:
+        parts = [part.strip() for part in value.split(",") if part.strip()]
+        for part in parts:
+            if part not in labs.STREAM_PART_KEYS:
+                raise serializers.ValidationError(
+                    f"{part!r} is not a part; the parts are {', '.join(labs.STREAM_PART_KEYS)}."
+                )
+        return sorted(set(parts), key=labs.STREAM_PART_KEYS.index)
+
+
+class StreamStageOut(serializers.Serializer[Any]):
+    part = serializers.ChoiceField(choices=list(labs.STREAM_PART_KEYS))
+    block = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=["attention", "mlp"])
+    does = serializers.CharField()
+    on = serializers.BooleanField()
+    asks = serializers.ListField(
+        child=serializers.CharField(), help_text="An MLP's neuron: the features it asks for."
+    )
+    writes = serializers.CharField(
+        allow_null=True, help_text="An MLP's neuron: the direction it writes."
+    )
+    neuron = serializers.DictField(
+        child=serializers.FloatField(),
+        allow_null=True,
+        help_text="An MLP's neuron: its `pre_activation` z and its `output`.",
+    )
+    adds = serializers.ListField(
+        child=serializers.FloatField(), help_text="What this part adds; nothing when off."
+    )
+    after = serializers.ListField(
+        child=serializers.FloatField(), help_text="The stream after this part."
+    )
+
+
+class StreamWordOut(serializers.Serializer[Any]):
+    word = serializers.CharField()
+    score = serializers.FloatField()
+    chance = serializers.FloatField()
+
+
+class ResidualStreamOut(serializers.Serializer[Any]):
+    directions = serializers.ListField(child=serializers.CharField())
+    embedding = serializers.ListField(child=serializers.FloatField())
+    off = serializers.ListField(child=serializers.CharField())
+    stages = StreamStageOut(many=True)
+    final = serializers.ListField(child=serializers.FloatField())
+    prediction = StreamWordOut(
+        many=True, help_text="The next word after “Michael Jordan plays”: each word's chance."
+    )
+
+
 def _checked(serializer: serializers.Serializer[Any]) -> dict[str, Any]:
     serializer.is_valid(raise_exception=True)
     return dict(serializer.validated_data)
@@ -306,3 +424,28 @@ class NearOrthogonalLabView(LabView):
             return {**histogram.to_dict(), "seed": query["seed"]}
 
         return self.result("near-orthogonal", query, compute)
+
+
+class ToyMlpLabView(LabView):
+    @extend_schema(
+        parameters=[ToyMlpQuery],
+        responses={200: ToyMlpOut},
+        summary="A toy MLP storing one fact per neuron, every step from x to x + MLP(x)",
+        operation_id="runToyMlpLab",
+    )
+    def get(self, request: Request) -> Response:
+        query = _checked(ToyMlpQuery(data=request.query_params))
+        query["broken"] = query.get("broken") or None
+        return self.result("toy-mlp", query, lambda: labs.toy_mlp(**query))
+
+
+class ResidualStreamLabView(LabView):
+    @extend_schema(
+        parameters=[ResidualStreamQuery],
+        responses={200: ResidualStreamOut},
+        summary="A token's vector through three blocks, with any part switched off",
+        operation_id="runResidualStreamLab",
+    )
+    def get(self, request: Request) -> Response:
+        query = {"off": []} | _checked(ResidualStreamQuery(data=request.query_params))
+        return self.result("residual-stream", query, lambda: labs.residual_stream(**query))

@@ -14,6 +14,8 @@ urlpatterns = [
     path("labs/neuron/", labs.NeuronLabView.as_view(), name="lab-neuron"),
     path("labs/and-gate/", labs.GateLabView.as_view(), name="lab-and-gate"),
     path("labs/dot-question/", labs.DotLabView.as_view(), name="lab-dot-question"),
+    path("labs/toy-mlp/", labs.ToyMlpLabView.as_view(), name="lab-toy-mlp"),
+    path("labs/residual-stream/", labs.ResidualStreamLabView.as_view(), name="lab-residual-stream"),
     path("labs/parameters/", labs.ParametersLabView.as_view(), name="lab-parameters"),
     path("labs/near-orthogonal/", labs.NearOrthogonalLabView.as_view(), name="lab-near-orthogonal"),
 ]

@@ -314,3 +314,102 @@ def vectors(
     svg.text("shadow", x=ox + unit * shadow / 2, y=oy + 32, cls="chart__label", anchor="middle")
     svg.text("vector", x=round(vx, 1), y=round(vy, 1) - 8, cls="chart__label", anchor="middle")
     return svg.done()
+
+
+def stream(
+    directions: Sequence[str],
+    own: Sequence[float],
+    added: Sequence[float] | None,
+    *,
+    chart_id: str,
+    summary: str,
+) -> SafeString:
+    """A token's vector as one bar per direction: what it held (`own`), and when given, what
+    the MLP adds on top of it, drawn on from the end of the first."""
+    row_h, left, right, top = 30, 112, 56, 6
+    width = 480
+    height = top + row_h * len(directions) + 4
+    totals = [o + (added[i] if added else 0) for i, o in enumerate(own)]
+    longest = max([*map(abs, totals), *map(abs, own), 1.0])
+    unit = (width - left - right) / longest
+    svg = Svg(chart_id, summary, width, height, "chart chart--stream")
+    svg.mark("line", {"class": "chart__axis", "x1": left, "x2": left, "y1": top, "y2": height})
+    for i, name in enumerate(directions):
+        y = top + i * row_h + 5
+        svg.text(name, x=left - 8, y=y + 15, cls="chart__label", anchor="end")
+        if own[i]:
+            svg.mark(
+                "rect",
+                {"class": "stream-own", "x": left, "y": y, "width": unit * own[i], "height": 20},
+                title=f"{name}: {format_number(own[i])} in the token's vector",
+            )
+        extra = added[i] if added else 0
+        if extra:
+            svg.mark(
+                "rect",
+                {
+                    "class": "stream-added",
+                    "x": left + unit * own[i],
+                    "y": y,
+                    "width": unit * extra,
+                    "height": 20,
+                    "data-direction": name,
+                },
+                title=f"{name}: {format_number(extra)} added by the MLP",
+            )
+        if totals[i]:
+            svg.text(
+                format_number(totals[i]),
+                x=left + unit * totals[i] + 6,
+                y=y + 15,
+                cls="chart__label",
+            )
+    return svg.done()
+
+
+def stream_grid(
+    directions: Sequence[str],
+    columns: Sequence[tuple[str, Sequence[float], bool]],
+    *,
+    chart_id: str,
+    summary: str,
+) -> SafeString:
+    """The residual stream part by part: one column per stage (its short label, the vector
+    after it, whether the part was on), one row per direction, each cell shaded by how much of
+    that direction the vector holds and labelled with it."""
+    left, top, row_h = 96, 44, 34
+    col_w = 52
+    width = left + col_w * len(columns) + 4
+    height = top + row_h * len(directions) + 4
+    peak = max([1.0, *(abs(v) for _, values, _ in columns for v in values)])
+    svg = Svg(chart_id, summary, width, height, "chart chart--stream-grid")
+    for i, name in enumerate(directions):
+        svg.text(name, x=left - 8, y=top + i * row_h + 22, cls="chart__label", anchor="end")
+    for j, (label, values, on) in enumerate(columns):
+        x = left + j * col_w
+        svg.text(label, x=x + col_w / 2, y=16, cls="chart__label", anchor="middle")
+        if not on:
+            svg.text("off", x=x + col_w / 2, y=34, cls="chart__label stream-off", anchor="middle")
+        for i, value in enumerate(values):
+            y = top + i * row_h
+            svg.mark(
+                "rect",
+                {
+                    "class": "stream-cell" + ("" if on else " stream-cell--off"),
+                    "x": x + 2,
+                    "y": y + 2,
+                    "width": col_w - 4,
+                    "height": row_h - 4,
+                    "fill-opacity": round(0.05 + 0.3 * min(abs(value) / peak, 1), 2),
+                },
+                title=f"{label}: {directions[i]} {format_number(value)}",
+            )
+            if value:
+                svg.text(
+                    format_number(value),
+                    x=x + col_w / 2,
+                    y=y + 22,
+                    cls="chart__label stream-value",
+                    anchor="middle",
+                )
+    return svg.done()

@@ -16,7 +16,7 @@ from decimal import Decimal
 from typing import Any
 
 from django import forms
-from django.http import Http404, HttpRequest, HttpResponse, QueryDict
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, QueryDict
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
@@ -42,6 +42,7 @@ class Lab:
         return reverse(f"course:lab-{self.slug}")
 
 
+# In the lesson's order.
 LABS = [
     Lab(
         "dot-product",
@@ -51,28 +52,38 @@ LABS = [
         "does not matter.",
     ),
     Lab(
-        "parameters",
-        "The parameter counter",
-        "Where a model's parameters are: set its width, depth and vocabulary, or pick GPT-2 or "
-        "GPT-3, and see every part counted, with the convention each total follows.",
+        "toy-mlp",
+        "A toy MLP that stores a fact",
+        "Where “Michael Jordan plays basketball” can live: step through a small MLP, number by "
+        "number, from the token's vector to the fact it adds. Then break a bias, or give it "
+        "Michael Phelps or the country Jordan, and see which fact comes out, and why.",
     ),
-]
-LABS.append(
     Lab(
         "and-gate",
         "ReLU as an AND gate, and GELU",
         "One neuron reads two features. Slide its bias and watch the truth table: find the "
         "biases that make it fire only when both are there, then see GELU do almost the same.",
-    )
-)
-LABS.append(
+    ),
+    Lab(
+        "parameters",
+        "The parameter counter",
+        "Where a model's parameters are: set its width, depth and vocabulary, or pick GPT-2 or "
+        "GPT-3, and see every part counted, with the convention each total follows.",
+    ),
+    Lab(
+        "residual-stream",
+        "The residual stream, with switches",
+        "One token's vector through three blocks, each adding to it. Switch off any block's "
+        "attention or MLP and watch what it wrote disappear, and what later blocks can no "
+        "longer build on it.",
+    ),
     Lab(
         "near-orthogonal",
         "Near-orthogonal directions",
         "How many directions fit at almost 90° to each other: draw random ones in up to "
         "12,288 dimensions, GPT-3's width, and see the angles between them squeeze together.",
-    )
-)
+    ),
+]
 BY_SLUG = {lab.slug: lab for lab in LABS}
 
 
@@ -407,9 +418,9 @@ def near_orthogonal(request: HttpRequest) -> HttpResponse:
     return response
 
 
-def _see_other(url: str) -> HttpResponse:
-    response = HttpResponse(status=303)
-    response["Location"] = url
+def _see_other(url: str) -> HttpResponseRedirect:
+    response = HttpResponseRedirect(url)
+    response.status_code = 303  # a GET's answer elsewhere, to be fetched with GET
     return response
 
 
@@ -600,3 +611,262 @@ def dot_product(request: HttpRequest) -> HttpResponse:
             "picture": lab_charts.vectors(chart_id="vectors", **geometry),
         }
     return _lab_response(request, "course/labs/dot_product.html", context, form.is_valid())
+
+
+# --- A toy MLP that stores a fact -------------------------------------------------------------
+
+TOY_STEPS = (
+    ("The input", "the token's vector x, as attention left it"),
+    ("The questions", "each row of W↑ dotted with x, plus its bias: z"),
+    ("ReLU", "a negative z, or 0, becomes 0: only a clear yes goes on"),
+    ("The answers", "each active neuron's column of W↓, scaled by its output"),
+    ("The addition", "x plus what the MLP adds: nothing is overwritten"),
+)
+
+
+class ToyMlpForm(forms.Form):
+    token = forms.ChoiceField(
+        label="The token",
+        choices=[(key, name) for key, (name, _) in labs.TOY_TOKENS.items()],
+        widget=forms.RadioSelect,
+    )
+    broken = forms.ChoiceField(
+        label="Break a bias (set it to 0)",
+        choices=[("", "None"), *((n.name.lower(), f"{n.name}'s") for n in labs.TOY_NEURONS)],
+        required=False,
+        widget=forms.RadioSelect,
+    )
+    step = forms.IntegerField(
+        label="Step",
+        min_value=1,
+        max_value=len(TOY_STEPS),
+        widget=forms.NumberInput(attrs={"type": "range", "data-output": "step-value"}),
+    )
+
+
+def toy_mlp_result(*, token: str, broken: str | None) -> dict[str, Any]:
+    """The engine's toy MLP on this token, as the API gives it (and caches it)."""
+    return selectors.lab_result(
+        lab="toy-mlp",
+        inputs={"token": token, "broken": broken},
+        compute=lambda: labs.toy_mlp(token=token, broken=broken),
+    )
+
+
+def _amounts(directions: list[str], vector: list[float]) -> str:
+    """`Michael 0.9 and Jordan 1`: the directions a vector holds, with how much."""
+    held = [f"{d} {format_number(v)}" for d, v in zip(directions, vector, strict=True) if v]
+    if not held:
+        return "nothing"
+    return held[0] if len(held) == 1 else f"{', '.join(held[:-1])} and {held[-1]}"
+
+
+def _toy_neuron_rows(result: dict[str, Any]) -> list[dict[str, Any]]:
+    rows = []
+    vector = result["token"]["vector"]
+    for unit in result["neurons"]:
+        read = [format_number(x) for x, w in zip(vector, unit["row"], strict=True) if w]
+        bias = unit["bias"]
+        sign = f"− {format_number(-bias)}" if bias < 0 else f"+ {format_number(bias)}"
+        rows.append(
+            {
+                **unit,
+                "asks_text": " + ".join(unit["asks"]),
+                "writes_text": " + ".join(unit["writes"]),
+                "bias_text": format_number(bias),
+                "z_sum": f"{' + '.join(read)} {sign}",
+                "z_text": format_number(unit["pre_activation"]),
+                "output_text": format_number(unit["output"]),
+                "adds_text": _scaled(unit["output"], unit["writes"])
+                if unit["fires"]
+                else "nothing",
+                "features_held": sum(
+                    1 for x, w in zip(vector, unit["row"], strict=True) if w and x
+                ),
+            }
+        )
+    return rows
+
+
+def _scaled(amount: float, directions: list[str]) -> str:
+    """`0.9 × (basketball + Bulls)`, `0.8 × swimming`."""
+    written = " + ".join(directions)
+    return f"{format_number(amount)} × {f'({written})' if len(directions) > 1 else written}"
+
+
+def _toy_verdict(step: int, result: dict[str, Any], rows: list[dict[str, Any]]) -> str:
+    name = result["token"]["name"]
+    firing = [row for row in rows if row["fires"]]
+    if step == 1:
+        return (
+            f"{name}: the vector holds {_amounts(result['directions'], result['token']['vector'])}."
+        )
+    if step == 2:
+        return "z: " + ", ".join(f"{row['name']} {row['z_text']}" for row in rows) + "."
+    if step == 3:
+        if not firing:
+            return "No z is above 0: ReLU silences every neuron."
+        return (
+            "Above 0, so past ReLU: "
+            + ", ".join(f"{row['name']} ({row['output_text']})" for row in firing)
+            + "; the rest give 0."
+        )
+    if step == 4:
+        if not firing:
+            return "No neuron is active, so the MLP adds nothing."
+        return "; ".join(f"{row['name']} adds {row['adds_text']}" for row in firing) + "."
+    facts = result["facts"]
+    if not facts:
+        return "No fact comes out: the vector leaves the MLP as it came in."
+    held = [f"{fact['direction']} {format_number(fact['amount'])}" for fact in facts]
+    joined = held[0] if len(held) == 1 else f"{', '.join(held[:-1])} and {held[-1]}"
+    return f"Out comes {joined}."
+
+
+@require_GET
+def toy_mlp(request: HttpRequest) -> HttpResponse:
+    lab = BY_SLUG["toy-mlp"]
+    _throttle(request)
+    query = _query(request, {"token": "michael-jordan", "broken": "", "step": "1"})
+    form = ToyMlpForm(query)
+    context: dict[str, Any] = {"lab": lab, "form": form, "steps": TOY_STEPS}
+    if form.is_valid():
+        data = form.cleaned_data
+        step = data["step"]
+        result = toy_mlp_result(token=data["token"], broken=data["broken"] or None)
+        rows = _toy_neuron_rows(result)
+        directions = result["directions"]
+        vector = result["token"]["vector"]
+        added = result["mlp_output"] if step >= 4 else None
+        state = {"token": data["token"], "broken": data["broken"]}
+        context |= {
+            "result": result,
+            "step": step,
+            "step_name": TOY_STEPS[step - 1][0],
+            "rows": rows,
+            "verdict": _toy_verdict(step, result, rows),
+            "vector_rows": [
+                (d, format_number(x), format_number(a), format_number(r))
+                for d, x, a, r in zip(
+                    directions, vector, result["mlp_output"], result["result"], strict=True
+                )
+            ],
+            "next_url": (
+                f"?{_encoded(state | {'step': step + 1})}" if step < len(TOY_STEPS) else ""
+            ),
+            "previous_url": f"?{_encoded(state | {'step': step - 1})}" if step > 1 else "",
+            "picture": lab_charts.stream(
+                directions,
+                vector,
+                added,
+                chart_id="stream",
+                summary=(
+                    f"{result['token']['name']}'s vector: "
+                    + _amounts(directions, result["result"] if added else vector)
+                    + (", the MLP's part included." if added else ", before the MLP.")
+                ),
+            ),
+        }
+    context["step_shown"] = str(context.get("step", ""))
+    return _lab_response(request, "course/labs/toy_mlp.html", context, form.is_valid())
+
+
+def _encoded(values: dict[str, Any]) -> str:
+    query = QueryDict(mutable=True)
+    query.update({name: str(value) for name, value in values.items()})
+    return query.urlencode()
+
+
+# --- The residual stream with switches --------------------------------------------------------
+
+PART_LABELS = {
+    part.key: f"Block {part.block}: {'attention' if part.kind == 'attention' else 'MLP'}"
+    for part in labs.STREAM_PARTS
+}
+PART_SHORT = {
+    part.key: f"{'A' if part.kind == 'attention' else 'M'}{part.block}"
+    for part in labs.STREAM_PARTS
+}
+
+
+class StreamForm(forms.Form):
+    on = forms.MultipleChoiceField(
+        label="Parts switched on",
+        choices=list(PART_LABELS.items()),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )
+    switches = forms.CharField(widget=forms.HiddenInput, required=False)
+    """Always sent by the form, so that every switch off is told from a first visit."""
+
+
+def stream_result(*, off: list[str]) -> dict[str, Any]:
+    """The engine's stream with these parts off, as the API gives it (and caches it)."""
+    return selectors.lab_result(
+        lab="residual-stream", inputs={"off": off}, compute=lambda: labs.residual_stream(off=off)
+    )
+
+
+def _stage_rows(result: dict[str, Any]) -> list[dict[str, Any]]:
+    directions = result["directions"]
+    rows = []
+    for stage in result["stages"]:
+        neuron = stage["neuron"]
+        how = ""
+        if neuron is not None:
+            before = result["stages"][len(rows) - 1]["after"] if rows else result["embedding"]
+            read = " + ".join(format_number(before[directions.index(d)]) for d in stage["asks"])
+            how = (
+                f"ReLU({' + '.join(stage['asks'])} − 1) = ReLU({read} − 1) = "
+                f"{format_number(neuron['output'])}"
+            )
+        rows.append(
+            {
+                **stage,
+                "label": PART_LABELS[stage["part"]],
+                "how": how,
+                "adds_text": _amounts(directions, stage["adds"]) if stage["on"] else "nothing: off",
+                "after_text": _amounts(directions, stage["after"]),
+            }
+        )
+    return rows
+
+
+@require_GET
+def residual_stream(request: HttpRequest) -> HttpResponse:
+    lab = BY_SLUG["residual-stream"]
+    _throttle(request)
+    query = request.GET.copy()
+    if "switches" not in query:  # a first visit: every part on
+        query.setlist("on", list(labs.STREAM_PART_KEYS))
+        query["switches"] = "1"
+    form = StreamForm(query)
+    context: dict[str, Any] = {"lab": lab, "form": form}
+    if form.is_valid():
+        on = set(form.cleaned_data["on"])
+        off = [key for key in labs.STREAM_PART_KEYS if key not in on]
+        result = stream_result(off=off)
+        directions = result["directions"]
+        rows = _stage_rows(result)
+        final = result["final"]
+        best = max(result["prediction"], key=lambda word: word["chance"])
+        context |= {
+            "result": result,
+            "rows": rows,
+            "final_text": _amounts(directions, final),
+            "facts_missing": [d for d, v in zip(directions, final, strict=True) if not v],
+            "best": best,
+            "words": [
+                (word["word"], format_number(word["score"]), lab_charts.percent(word["chance"]))
+                for word in result["prediction"]
+            ],
+            "embedding_text": _amounts(directions, result["embedding"]),
+            "picture": lab_charts.stream_grid(
+                directions,
+                [("in", result["embedding"], True)]
+                + [(PART_SHORT[row["part"]], row["after"], row["on"]) for row in rows],
+                chart_id="stream",
+                summary=f"The stream, part by part; it ends holding {_amounts(directions, final)}.",
+            ),
+        }
+    return _lab_response(request, "course/labs/residual_stream.html", context, form.is_valid())

@@ -193,3 +193,109 @@ def test_the_dot_product_lab_says_who_answers_the_question(open_browser, javascr
     check_page(browse)
     if javascript:
         screenshot(page, "lab-dot-product")
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["js", "nojs"])
+def test_the_toy_mlp_steps_to_its_fact_and_a_broken_bias_gives_it_to_phelps(
+    open_browser, javascript
+):
+    browse = open_browser(javascript=javascript)
+    page = browse.page
+    verdict = page.locator("#lab-verdict")
+
+    browse.go("/labs/")
+    page.get_by_role("link", name=re.compile("A toy MLP that stores a fact")).click()
+    page.wait_for_url("**/labs/toy-mlp/")
+    assert page.locator("#lab-step").inner_text() == "Step 1 of 5: The input"
+    assert verdict.inner_text() == "Michael Jordan: the vector holds Michael 0.9 and Jordan 1."
+    check_page(browse)
+
+    # The next step is a link too, so stepping needs neither the slider nor JavaScript.
+    page.get_by_role("link", name="Step 2 →").click()
+    page.wait_for_url(re.compile(r"step=2"))
+    assert verdict.inner_text() == "z: N1 0.9, N2 −0.1, N3 0."
+    check_page(browse)
+
+    page.get_by_role("slider", name=re.compile("Step")).focus()
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")
+    if javascript:
+        assert page.locator("#step-value").inner_text() == "5"
+        expect(page.locator("#lab-step")).to_have_text("Step 5 of 5: The addition")
+        assert page.evaluate("document.activeElement.name") == "step"
+    else:
+        page.get_by_role("button", name="Show").click()
+    page.wait_for_url(re.compile(r"step=5"))
+    assert verdict.inner_text() == "Out comes basketball 0.9 and Bulls 0.9."
+    check_page(browse)
+
+    page.get_by_role("radio", name="Michael Jordan", exact=True).focus()
+    page.keyboard.press("ArrowRight")  # to Michael Phelps
+    if not javascript:
+        page.get_by_role("button", name="Show").click()
+    page.wait_for_url(re.compile(r"token=michael-phelps"))
+    expect(verdict).to_have_text("Out comes swimming 0.8.")
+    check_page(browse)
+
+    page.get_by_role("radio", name="N1's").check()
+    if not javascript:
+        page.get_by_role("button", name="Show").click()
+    page.wait_for_url(re.compile(r"broken=n1"))
+    expect(verdict).to_have_text("Out comes basketball 1, Bulls 1 and swimming 0.8.")
+    assert page.locator("#stream rect.stream-added").count() == 3
+    assert "N1 no longer needs both" in page.locator("#lab-result").inner_text()
+    check_page(browse)
+    if javascript:
+        # Back and forward give the controls as they were left, beside their result.
+        page.go_back()
+        page.wait_for_url(lambda url: "broken=n1" not in url)
+        expect(verdict).to_have_text("Out comes swimming 0.8.")
+        expect(page.get_by_role("radio", name="Michael Phelps")).to_be_checked()
+        expect(page.get_by_role("radio", name="None")).to_be_checked()
+        expect(page.get_by_role("slider", name=re.compile("Step"))).to_have_value("5")
+        page.go_forward()
+        page.wait_for_url(re.compile(r"broken=n1"))
+        expect(page.get_by_role("radio", name="N1's")).to_be_checked()
+        screenshot(page, "lab-toy-mlp")
+        page.set_viewport_size(PHONE)
+        screenshot(page, "lab-toy-mlp-phone")
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["js", "nojs"])
+def test_switching_off_block_1s_attention_breaks_the_whole_chain(open_browser, javascript):
+    browse = open_browser(javascript=javascript)
+    page = browse.page
+    verdict = page.locator("#lab-verdict")
+
+    browse.go("/labs/")
+    page.get_by_role("link", name=re.compile("The residual stream, with switches")).click()
+    page.wait_for_url("**/labs/residual-stream/")
+    assert verdict.inner_text() == (
+        "It ends holding Michael 1, Jordan 1, basketball 1, Bulls 1 and NBA 1."
+    )
+    check_page(browse)
+
+    page.get_by_role("checkbox", name="Block 1: attention").focus()
+    page.keyboard.press("Space")
+    if javascript:
+        expect(verdict).to_have_text("It ends holding Jordan 1.")
+        assert page.evaluate("document.activeElement.value") == "attention-1"
+    else:
+        page.get_by_role("button", name="Run the stream").click()
+    page.wait_for_url(re.compile(r"switches=1"))
+    assert verdict.inner_text() == "It ends holding Jordan 1."
+    assert page.locator("#lab-best").inner_text() in {"basketball", "baseball", "golf"}
+    assert page.locator("#stream-words tbody tr td:last-child").all_inner_texts() == ["33.3%"] * 3
+    check_page(browse)
+
+    page.get_by_role("checkbox", name="Block 1: attention").check()
+    page.get_by_role("checkbox", name="Block 2: MLP").uncheck()
+    if not javascript:
+        page.get_by_role("button", name="Run the stream").click()
+    expect(page.locator("#lab-missing")).to_have_text("Missing: Bulls.")
+    page.wait_for_url(lambda url: "on=mlp-2" not in url and "on=attention-1" in url)
+    check_page(browse)
+    if javascript:
+        screenshot(page, "lab-residual-stream")
+        page.set_viewport_size(PHONE)
+        screenshot(page, "lab-residual-stream-phone")

@@ -127,3 +127,55 @@ def test_the_labs_left_out_numbers_take_their_documented_defaults(api):
 
     assert (gate["scale"], gate["kind"]) == (1.0, "and")
     assert (dot["bias"], dot["person"]["vector"][-1], dot["pre_activation"]) == (-1.0, 0.5, 1.0)
+
+
+def test_the_toy_mlp_lab_gives_the_fact_and_each_neurons_steps(api):
+    default = api.get("/api/v1/labs/toy-mlp/").json()
+    broken = api.get("/api/v1/labs/toy-mlp/", params={"token": "michael-phelps", "broken": "n1"})
+
+    assert default["token"]["key"] == "michael-jordan"
+    assert default["broken"] is None
+    assert default["facts"] == [
+        {"direction": "basketball", "amount": 0.9},
+        {"direction": "Bulls", "amount": 0.9},
+    ]
+    n1 = broken.json()["neurons"][0]
+    assert (n1["name"], n1["broken"], n1["bias"], n1["pre_activation"]) == ("N1", True, 0.0, 1.0)
+    assert [f["direction"] for f in broken.json()["facts"]] == ["basketball", "Bulls", "swimming"]
+    # An empty `broken`, as the page's own address carries it, breaks nothing.
+    assert api.get("/api/v1/labs/toy-mlp/", params={"broken": ""}).json() == default
+
+
+@pytest.mark.parametrize(
+    ("params", "field"),
+    [
+        ({"token": "lebron-james"}, "token"),
+        ({"token": "jordan\x00"}, "token"),
+        ({"token": "j" * 5000}, "token"),
+        ({"broken": "n9"}, "broken"),
+    ],
+)
+def test_the_toy_mlp_lab_refuses_what_it_does_not_have_by_name(api, params, field):
+    response = api.get("/api/v1/labs/toy-mlp/", params=params)
+
+    assert_problem(response, 400)
+    assert [error["field"] for error in response.json()["errors"]] == [field]
+
+
+def test_the_residual_stream_lab_switches_parts_off(api):
+    every = api.get("/api/v1/labs/residual-stream/").json()
+    without = api.get("/api/v1/labs/residual-stream/", params={"off": "mlp-2, attention-1,mlp-2"})
+
+    assert every["off"] == []
+    assert every["final"] == [1.0] * 5
+    assert without.json()["off"] == ["attention-1", "mlp-2"]  # in order, each once
+    assert without.json()["final"] == [0.0, 1.0, 0.0, 0.0, 0.0]
+    assert api.get("/api/v1/labs/residual-stream/", params={"off": ""}).json() == every
+
+
+@pytest.mark.parametrize("off", ["mlp-4", "mlp-1\x00", "x" * 300, "attention"])
+def test_the_residual_stream_lab_refuses_an_unknown_part(api, off):
+    response = api.get("/api/v1/labs/residual-stream/", params={"off": off})
+
+    assert_problem(response, 400)
+    assert [error["field"] for error in response.json()["errors"]] == ["off"]

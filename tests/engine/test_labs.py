@@ -158,3 +158,137 @@ def test_the_bound_and_what_fits_grow_with_the_dimensions() -> None:
     assert 1 - labs.share_within(1_000, 5) <= labs.perpendicular_bound(1_000, 5)
     with pytest.raises(labs.LabInputError):
         labs.angle_shares(1, [0.0, 180.0])
+
+
+# --- the toy MLP -----------------------------------------------------------------------------
+
+# The toy written out here as matrices, apart from the engine's tables: rows of W↑ over
+# (Michael, Jordan, Phelps, country, basketball, Bulls, swimming, Middle East).
+W_UP = np.array([[1, 1, 0, 0, 0, 0, 0, 0], [1, 0, 1, 0, 0, 0, 0, 0], [0, 1, 0, 1, 0, 0, 0, 0]])
+B_UP = np.array([-1.0, -1.0, -1.0])
+W_DOWN = np.array([[0, 0, 0, 0, 1, 1, 0, 0], [0, 0, 0, 0, 0, 0, 1, 0], [0, 0, 0, 0, 0, 0, 0, 1]]).T
+TOKENS = {
+    "michael-jordan": [0.9, 1, 0, 0, 0, 0, 0, 0],
+    "michael-phelps": [1, 0, 0.8, 0, 0, 0, 0, 0],
+    "jordan-country": [0, 1, 0, 0.7, 0, 0, 0, 0],
+    "jordan": [0, 1, 0, 0, 0, 0, 0, 0],
+}
+
+
+@pytest.mark.parametrize("token", list(TOKENS))
+@pytest.mark.parametrize("broken", [None, "n1", "n2", "n3"])
+def test_the_toy_mlp_computes_x_plus_w_down_relu_w_up_x_plus_b(token, broken) -> None:
+    x = np.array(TOKENS[token], dtype=float)
+    b = B_UP.copy()
+    if broken:
+        b[int(broken[1]) - 1] = 0
+    z = W_UP @ x + b
+    mlp = W_DOWN @ np.maximum(z, 0)
+
+    result = labs.toy_mlp(token=token, broken=broken)
+
+    assert result["directions"][4:] == ["basketball", "Bulls", "swimming", "Middle East"]
+    assert result["token"]["vector"] == pytest.approx(x)
+    assert [n["pre_activation"] for n in result["neurons"]] == pytest.approx(z)
+    assert [n["output"] for n in result["neurons"]] == pytest.approx(np.maximum(z, 0))
+    assert [n["fires"] for n in result["neurons"]] == list(z > 1e-12)
+    assert [n["broken"] for n in result["neurons"]] == [f"n{k}" == broken for k in (1, 2, 3)]
+    assert result["mlp_output"] == pytest.approx(mlp)
+    assert result["result"] == pytest.approx(x + mlp)
+    held = dict(zip(result["directions"], x + mlp, strict=True))
+    assert {f["direction"]: f["amount"] for f in result["facts"]} == pytest.approx(
+        {d: v for d, v in list(held.items())[4:] if v > 1e-12}
+    )
+
+
+def test_each_token_gets_its_own_fact_and_half_a_question_is_not_enough() -> None:
+    def facts(token, broken=None):
+        return [f["direction"] for f in labs.toy_mlp(token=token, broken=broken)["facts"]]
+
+    assert facts("michael-jordan") == ["basketball", "Bulls"]
+    assert facts("michael-phelps") == ["swimming"]
+    assert facts("jordan-country") == ["Middle East"]
+    assert facts("jordan") == []
+    # N1 sees Michael in Phelps and Jordan in the country: z = 1 + 0 − 1 = 0, not above 0.
+    phelps = labs.toy_mlp(token="michael-phelps")["neurons"][0]
+    assert (phelps["pre_activation"], phelps["fires"]) == (0.0, False)
+    # Break N1's bias and one feature is enough: basketball for everyone with either name.
+    assert facts("michael-phelps", "n1") == ["basketball", "Bulls", "swimming"]
+    assert facts("jordan-country", "n1") == ["basketball", "Bulls", "Middle East"]
+    assert facts("jordan", "n1") == ["basketball", "Bulls"]
+
+
+def test_sums_are_exact_not_floating_point() -> None:
+    n1 = labs.toy_mlp(token="michael-jordan")["neurons"][0]
+
+    assert n1["pre_activation"] == 0.9  # 0.9 + 1 - 1 in floats is 0.8999999999999999
+    assert n1["adds"][4:6] == [0.9, 0.9]
+
+
+@pytest.mark.parametrize(
+    ("inputs", "field"),
+    [({"token": "lebron"}, "token"), ({"token": "jordan", "broken": "n4"}, "broken")],
+)
+def test_the_toy_mlp_refuses_what_it_does_not_have(inputs, field) -> None:
+    with pytest.raises(labs.LabInputError, match=f"^{field} must be one of"):
+        labs.toy_mlp(**inputs)
+
+
+# --- the residual stream ---------------------------------------------------------------------
+
+
+def stream_here(off=()):
+    """The three blocks written out apart from the engine: (Michael, Jordan, basketball, Bulls,
+    NBA); block 1's attention copies Michael in, each MLP is ReLU(a + b − 1) into one direction."""
+    x = np.array([0.0, 1, 0, 0, 0])
+    mlps = {"mlp-1": ((0, 1), 2), "mlp-2": ((0, 2), 3), "mlp-3": ((1, 2), 4)}
+    for part in labs.STREAM_PART_KEYS:
+        if part in off:
+            continue
+        if part == "attention-1":
+            x = x + np.array([1.0, 0, 0, 0, 0])
+        elif part in mlps:
+            (a, b), writes = mlps[part]
+            x[writes] += max(x[a] + x[b] - 1, 0)
+    return x
+
+
+SWITCHED = [(), ("attention-1",), ("mlp-1",), ("mlp-2",), ("mlp-3",), ("attention-2", "mlp-3")]
+
+
+@pytest.mark.parametrize("off", SWITCHED)
+def test_the_stream_adds_each_parts_writing_to_the_vector(off) -> None:
+    result = labs.residual_stream(off=off)
+    final = stream_here(off)
+
+    assert result["final"] == pytest.approx(final)
+    assert result["stages"][-1]["after"] == result["final"]
+    assert [stage["on"] for stage in result["stages"]] == [
+        key not in off for key in labs.STREAM_PART_KEYS
+    ]
+    # Each part's vector is the one before plus what the part adds.
+    before = np.array(result["embedding"])
+    for stage in result["stages"]:
+        assert stage["after"] == pytest.approx(before + np.array(stage["adds"]))
+        before = np.array(stage["after"])
+    scores = np.array([1 + 3 * final[2], 1, 1])
+    chances = np.exp(scores) / np.exp(scores).sum()
+    assert [w["chance"] for w in result["prediction"]] == pytest.approx(chances)
+
+
+def test_without_block_1s_attention_the_whole_chain_breaks_and_without_mlp_2_only_bulls() -> None:
+    def holds(off):
+        result = labs.residual_stream(off=off)
+        return [d for d, v in zip(result["directions"], result["final"], strict=True) if v]
+
+    assert holds([]) == ["Michael", "Jordan", "basketball", "Bulls", "NBA"]
+    assert holds(["attention-1"]) == ["Jordan"]
+    # Block 3 reads basketball, which block 1 wrote, straight from the stream.
+    assert holds(["mlp-2"]) == ["Michael", "Jordan", "basketball", "NBA"]
+    chance = labs.residual_stream(off=["attention-1"])["prediction"][0]["chance"]
+    assert chance == pytest.approx(1 / 3)
+
+
+def test_an_unknown_part_is_refused_by_name() -> None:
+    with pytest.raises(labs.LabInputError, match=r"^off: 'mlp-4' is not a part"):
+        labs.residual_stream(off=["mlp-4"])

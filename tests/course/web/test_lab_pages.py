@@ -13,7 +13,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from config.throttles import SimpleRateThrottle
-from course.web.labs import PRESETS
+from course.web import lab_charts
+from course.web.labs import LABS, PRESETS
 from engine import labs
 from engine.formatting import format_number
 from tests.factories import UserFactory
@@ -438,3 +439,218 @@ def test_the_widest_space_allowed_draws_and_states_its_tiny_bound(client):
     power = int(-(math.log10(2) - dims * math.sin(math.radians(10)) ** 2 / (2 * math.log(10))))
     assert bound == f"about 1 in 10<sup>{power}</sup>"
     assert labs.perpendicular_bound(dims, 10) == 0.0
+
+
+# --- the toy MLP -----------------------------------------------------------------------------
+
+TOY = "/labs/toy-mlp/"
+
+
+def cells(response, table_id):
+    """Each row of a table as its cells' text, tags dropped."""
+    html = response.content.decode()
+    table = html[html.index(f'id="{table_id}"') :]
+    table = table[: table.index("</table>")]
+    return [
+        [
+            re.sub(r"<[^>]+>", "", cell).strip()
+            for cell in re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row, re.S)
+        ]
+        for row in re.findall(r"<tr[^>]*>(.*?)</tr>", table, re.S)
+    ][1:]
+
+
+@pytest.mark.parametrize("token", list(labs.TOY_TOKENS))
+@pytest.mark.parametrize("broken", ["", "n1"])
+def test_the_last_step_shows_the_engines_and_the_apis_numbers(client, token, broken):
+    response = get(client, f"{TOY}?token={token}&broken={broken}&step=5")
+    api = get(client, f"/api/v1/labs/toy-mlp/?token={token}&broken={broken}").json()
+
+    assert response.status_code == 200
+    assert api == labs.toy_mlp(token=token, broken=broken or None)
+    neurons = cells(response, "toy-neurons")
+    assert [row[0].split()[0] for row in neurons] == ["N1", "N2", "N3"]
+    for row, neuron in zip(neurons, api["neurons"], strict=True):
+        assert row[3].endswith(f"= {format_number(neuron['pre_activation'])}")
+        assert row[4] == format_number(neuron["output"])
+    vector = cells(response, "toy-vector")
+    assert [row[0] for row in vector] == api["directions"]
+    assert [row[3] for row in vector] == [format_number(v) for v in api["result"]]
+    verdict = shown(response, "lab-verdict")
+    if api["facts"]:
+        for fact in api["facts"]:
+            assert f"{fact['direction']} {format_number(fact['amount'])}" in verdict
+    else:
+        assert verdict.startswith("No fact comes out")
+
+
+def test_the_steps_show_one_more_column_each(client):
+    def headings(step):
+        response = get(client, f"{TOY}?token=michael-jordan&broken=&step={step}")
+        html = response.content.decode()
+        return re.findall(r'<th scope="col"[^>]*>([^<]*)<', html), shown(response, "lab-verdict")
+
+    first, verdict = headings(1)
+    assert "z = row · x + b" not in first
+    assert verdict == "Michael Jordan: the vector holds Michael 0.9 and Jordan 1."
+    second, verdict = headings(2)
+    assert "z = row · x + b" in second
+    assert "ReLU(z)" not in second
+    assert verdict == "z: N1 0.9, N2 −0.1, N3 0."
+    third, verdict = headings(3)
+    assert "ReLU(z)" in third
+    assert verdict == "Above 0, so past ReLU: N1 (0.9); the rest give 0."
+    fourth, verdict = headings(4)
+    assert "MLP adds" in fourth
+    assert "x + MLP(x)" not in fourth
+    assert verdict == "N1 adds 0.9 × (basketball + Bulls)."
+    fifth, verdict = headings(5)
+    assert "x + MLP(x)" in fifth
+    assert verdict == "Out comes basketball 0.9 and Bulls 0.9."
+
+
+def test_a_first_visit_starts_at_step_1_and_links_the_next_without_javascript(client):
+    response = get(client, TOY)
+    html = response.content.decode()
+
+    assert shown(response, "lab-step") == "Step 1 of 5: The input"
+    assert 'href="?token=michael-jordan&amp;broken=&amp;step=2"' in html
+    last = get(client, f"{TOY}?token=jordan&broken=&step=5").content.decode()
+    assert 'id="toy-next"' not in last
+    assert "step=4" in last
+
+
+def test_the_why_says_which_neuron_answers_and_why_the_rest_do_not(client):
+    country = get(client, f"{TOY}?token=jordan-country&broken=&step=5").content.decode()
+    why = re.sub(r"<[^>]+>", "", country[country.index('id="toy-why"') :].split("</ul>")[0])
+
+    assert "N3 holds “Jordan (country) → Middle East”" in why
+    assert "so it adds 0.7 × Middle East" in why
+    # N1 reads Jordan but not Michael: z = 0 + 1 − 1 = 0.
+    assert "z = 0 + 1 − 1 = 0, not above 0: one of its features alone is not enough" in why
+    assert "neither of its features is there" in why  # N2: Michael + Phelps
+
+
+def test_htmx_gets_the_toy_mlps_result_alone(client):
+    response = get(client, f"{TOY}?token=michael-phelps&broken=n1&step=5", HX_Request="true")
+    html = response.content.decode()
+
+    assert response.status_code == 200
+    assert "<html" not in html
+    assert 'id="lab-verdict"' in html
+    assert "Vary" in response
+    assert "HX-Request" in response["Vary"]
+    assert shown(response, "lab-verdict") == "Out comes basketball 1, Bulls 1 and swimming 0.8."
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "token=lebron&broken=&step=1",
+        "token=jordan&broken=n7&step=1",
+        "token=jordan&broken=&step=6",
+        "token=jordan&broken=&step=0",
+        "token=jordan&broken=&step=1%00",
+        "token=jordan%00&broken=&step=1",
+    ],
+)
+def test_bad_toy_mlp_input_is_refused(client, query):
+    response = get(client, f"{TOY}?{query}")
+
+    assert response.status_code == 400
+    assert "There is a problem" in response.content.decode()
+
+
+def test_the_toy_mlp_page_reads_nothing_from_the_database_for_a_visitor(client):
+    get(client, TOY)  # warms the cache of the first state
+    with CaptureQueriesContext(connection) as queries:
+        response = get(client, f"{TOY}?token=jordan&broken=n1&step=5")
+
+    assert response.status_code == 200
+    assert len(queries) == 0
+
+
+# --- the residual stream -----------------------------------------------------------------------
+
+STREAM = "/labs/residual-stream/"
+
+
+def switched_on(*parts):
+    return STREAM + "?" + urlencode([("switches", "1"), *(("on", part) for part in parts)])
+
+
+def test_a_first_visit_has_every_part_on_and_the_api_agrees(client):
+    response = get(client, STREAM)
+    api = get(client, "/api/v1/labs/residual-stream/").json()
+
+    assert response.status_code == 200
+    assert shown(response, "lab-verdict") == (
+        "It ends holding Michael 1, Jordan 1, basketball 1, Bulls 1 and NBA 1."
+    )
+    assert api == labs.residual_stream(off=[])
+    html = response.content.decode()
+    assert html.count('type="checkbox" name="on"') == 6
+    assert html.count("checked") == 6
+
+
+@pytest.mark.parametrize("off", [["attention-1"], ["mlp-2"], list(labs.STREAM_PART_KEYS)])
+def test_switching_parts_off_shows_the_engines_stream(client, off):
+    on = [part for part in labs.STREAM_PART_KEYS if part not in off]
+    response = get(client, switched_on(*on))
+    result = labs.residual_stream(off=off)
+
+    held = [
+        f"{d} {format_number(v)}"
+        for d, v in zip(result["directions"], result["final"], strict=True)
+        if v
+    ]
+    assert ", ".join(held[:-1]) in shown(response, "lab-verdict")
+    rows = cells(response, "stream-parts")
+    assert [row[0] for row in rows[1:]] == [
+        f"Block {k[-1]}: {'attention' if k.startswith('a') else 'MLP'}"
+        for k in labs.STREAM_PART_KEYS
+    ]
+    for row, key in zip(rows[1:], labs.STREAM_PART_KEYS, strict=True):
+        assert (row[2] == "nothing: off") == (key in off)
+    words = cells(response, "stream-words")
+    assert [row[2] for row in words] == [
+        lab_charts.percent(word["chance"]) for word in result["prediction"]
+    ]
+
+
+def test_every_part_off_is_not_taken_for_a_first_visit(client):
+    response = get(client, switched_on())
+
+    assert shown(response, "lab-verdict") == "It ends holding Jordan 1."
+    assert "checked" not in response.content.decode()
+
+
+def test_the_mlp_neurons_show_their_sums(client):
+    response = get(client, switched_on("mlp-1", "mlp-2", "mlp-3"))  # no Michael copied in
+    rows = {row[0]: row for row in cells(response, "stream-parts")}
+
+    assert rows["Block 1: MLP"][1].endswith("ReLU(Michael + Jordan − 1) = ReLU(0 + 1 − 1) = 0")
+    assert rows["Block 3: MLP"][3] == "Jordan 1"
+
+
+@pytest.mark.parametrize(
+    "query", ["switches=1&on=mlp-9", "switches=1&on=mlp-1%00", "switches=1&on=" + "m" * 3000]
+)
+def test_bad_switches_are_refused(client, query):
+    response = get(client, f"{STREAM}?{query}")
+
+    assert response.status_code == 400
+    assert "There is a problem" in response.content.decode()
+
+
+@pytest.mark.parametrize("lab", LABS, ids=lambda lab: lab.slug)
+def test_every_lab_page_is_listed_and_shows_no_template_syntax(client, lab):
+    listing = get(client, "/labs/").content.decode()
+    response = client.get(lab.url, secure=True, follow=True)  # near-orthogonal adds its seed
+    html = response.content.decode()
+
+    assert f'href="{lab.url}"' in listing
+    assert response.status_code == 200
+    assert "{#" not in html
+    assert "{%" not in html
+    assert 'hx-history="false"' in html
