@@ -8,6 +8,7 @@ the MathML itself (Chromium ignores `alttext`), while the source stays there to 
 
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 from xml.etree.ElementTree import Element, SubElement, tostring
 
@@ -15,6 +16,7 @@ import nh3
 from latex2mathml.converter import convert_to_element
 from markdown_it import MarkdownIt
 from markdown_it.common.utils import escapeHtml
+from markdown_it.rules_block import StateBlock
 from markdown_it.token import Token
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 
@@ -93,6 +95,62 @@ _md = (
     )
 )
 
+# A lab or a diagram placed in a lesson: a line of its own, `::: lab toy-mlp token=jordan step=2`
+# (the name, then the lab's starting state as name=value pairs) or `::: diagram pre-norm-block`.
+# It becomes an empty placeholder that the lesson page fills (`course.web.embeds`).
+EMBED_KINDS = ("lab", "diagram")
+_EMBED = re.compile(r"::: *(\S+) *(\S*) *(.*?) *")
+
+
+@dataclass(frozen=True)
+class Embed:
+    kind: str
+    name: str
+    state: str
+    """The pairs as written, `token=jordan step=2`."""
+    line: int
+    """Its line in the Markdown, from 1."""
+
+
+def _embed_rule(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+    if state.sCount[start] - state.blkIndent >= 4:  # an indented line is code
+        return False
+    line = state.src[state.bMarks[start] + state.tShift[start] : state.eMarks[start]]
+    found = _EMBED.fullmatch(line)
+    if not found:
+        return False
+    if silent:
+        return True
+    token = state.push("embed", "div", 0)
+    token.meta = {"kind": found[1], "name": found[2], "state": found[3]}
+    token.map = [start, start + 1]
+    state.line = start + 1
+    return True
+
+
+def _render_embed(self: Any, tokens: list[Token], index: int, options: Any, env: Any) -> str:
+    meta = tokens[index].meta
+    return (
+        f'<div data-embed="{escapeHtml(meta["kind"])}" data-name="{escapeHtml(meta["name"])}"'
+        f' data-state="{escapeHtml(meta["state"])}"></div>\n'
+    )
+
+
+_md.block.ruler.before(
+    "paragraph", "embed", _embed_rule, {"alt": ["paragraph", "reference", "blockquote", "list"]}
+)
+_md.add_render_rule("embed", _render_embed)
+
+
+def _display_formula(self: Any, tokens: list[Token], index: int, options: Any, env: Any) -> str:
+    # Without the plugin's wrapping <div>: the only <div> the sanitizer lets through is an
+    # embed's placeholder.
+    return _formula(str(tokens[index].content).strip(), {"display_mode": True}) + "\n"
+
+
+_md.add_render_rule("math_block", _display_formula)
+_md.add_render_rule("math_inline_double", _display_formula)
+
 _MATHML_TAGS = {
     "math", "semantics", "annotation", "mrow", "mi", "mn", "mo", "ms", "mtext", "mspace",
     "msup", "msub", "msubsup", "mfrac", "msqrt", "mroot", "mtable", "mtr", "mtd", "munder",
@@ -125,6 +183,7 @@ _MATHML_ATTRIBUTES = {
 _TAGS = {
     "a", "blockquote", "br", "code", "del", "em", "h1", "h2", "h3", "h4", "hr", "li", "ol", "p",
     "pre", "strong", "sub", "sup", "table", "tbody", "td", "th", "thead", "tr", "ul", "img",
+    "div",
 } | _MATHML_TAGS  # fmt: skip
 _ATTRIBUTES = {
     "a": {"href", "title"},
@@ -132,6 +191,7 @@ _ATTRIBUTES = {
     "code": {"class"},
     "td": {"style"},
     "th": {"style"},
+    "div": {"data-embed", "data-name", "data-state"},  # only the embed rule writes a <div>
 } | _MATHML_ATTRIBUTES
 
 
@@ -167,3 +227,17 @@ def formula_problems(markdown: str) -> list[str]:
             delimiter = "$$" if display else "$"
             problems.append(f"cannot typeset {delimiter}{latex}{delimiter}: {exc}")
     return problems
+
+
+def embeds(markdown: str) -> list[Embed]:
+    """Each lab or diagram `markdown` places, in order."""
+    return [
+        Embed(
+            kind=token.meta["kind"],
+            name=token.meta["name"],
+            state=token.meta["state"],
+            line=(token.map or [0])[0] + 1,
+        )
+        for token in _md.parse(markdown)
+        if token.type == "embed"
+    ]

@@ -457,7 +457,7 @@ QUESTIONS = {
 PEOPLE = {
     "michael-jordan": ("Michael Jordan", (1, 1, 0)),
     "michael-phelps": ("Michael Phelps", (1, 0, 1)),
-    "jordan-country": ("Jordan, the country", (0, 1, 0)),
+    "jordan-country": ("Jordan (the country)", (0, 1, 0)),
 }
 MAX_OTHER = 10
 
@@ -504,7 +504,7 @@ def dot_question(
     }
 
 
-# --- A toy MLP that stores one fact ----------------------------------------------------------
+# --- A toy MLP that stores facts ------------------------------------------------------------
 
 TOY_DIRECTIONS = (
     "Michael", "Jordan", "Phelps", "country", "basketball", "Bulls", "swimming", "Middle East",
@@ -553,10 +553,11 @@ alone not enough, its column of W↓ is what the fact adds."""
 TOY_TOKENS = {
     "michael-jordan": ("Michael Jordan", {"Michael": Fraction(9, 10), "Jordan": Fraction(1)}),
     "michael-phelps": ("Michael Phelps", {"Michael": Fraction(1), "Phelps": Fraction(4, 5)}),
-    "jordan-country": ("Jordan, the country", {"Jordan": Fraction(1), "country": Fraction(7, 10)}),
-    "jordan": ("Jordan, with no first name before it", {"Jordan": Fraction(1)}),
+    "jordan-country": ("Jordan (the country)", {"Jordan": Fraction(1), "country": Fraction(7, 10)}),
+    "jordan": ("Jordan alone", {"Jordan": Fraction(1)}),
 }
-"""The token's vector as attention left it: how much of each direction it holds."""
+"""The token's vector after attention: how much of each direction it holds ("Jordan alone":
+no first name came before it)."""
 
 
 def toy_mlp(*, token: str, broken: str | None = None) -> dict[str, Any]:

@@ -17,6 +17,7 @@ from course import markdown
 from course.content import parts
 from course.content.schema import CourseSchema, GlossarySchema, LessonSchema
 from course.models import Access
+from course.web import embeds
 
 
 @dataclass(frozen=True)
@@ -289,6 +290,9 @@ def _read_lesson(reader: Reader, path: Path) -> LessonData | None:
             reader.problem(path, item, "slug", "duplicate slug in this lesson")
         seen.add(section["slug"])
         reader.check_markdown(path, item, "body", section["body"])
+        for embed in markdown.embeds(section["body"]):
+            for message in embeds.problems(embed.kind, embed.name, embed.state):
+                reader.problem(path, item, "body", f"line {embed.line}: {message}")
         section.setdefault("access", data["access"])
         if data["access"] == "free" and section["access"] == "pro":
             reader.problem(path, item, "access", "a free lesson cannot have a pro section")

@@ -10,10 +10,12 @@ against the same per-client budget as the API's labs.
 from __future__ import annotations
 
 import math
+import re
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, QueryDict
@@ -53,9 +55,9 @@ LABS = [
     ),
     Lab(
         "toy-mlp",
-        "A toy MLP that stores a fact",
-        "Where “Michael Jordan plays basketball” can live: step through a small MLP, number by "
-        "number, from the token's vector to the fact it adds. Then break a bias, or give it "
+        "A toy MLP that stores facts",
+        "Where “Michael Jordan plays basketball” can live: step through a small MLP, one sum at "
+        "a time, from the token's vector to the fact it adds. Then break a bias, or give it "
         "Michael Phelps or the country Jordan, and see which fact comes out, and why.",
     ),
     Lab(
@@ -74,8 +76,8 @@ LABS = [
         "residual-stream",
         "The residual stream, with switches",
         "One token's vector through three blocks, each adding to it. Switch off any block's "
-        "attention or MLP and watch what it wrote disappear, and what later blocks can no "
-        "longer build on it.",
+        "attention or MLP and watch what it wrote disappear, and see what later blocks can no "
+        "longer build without it.",
     ),
     Lab(
         "near-orthogonal",
@@ -200,12 +202,13 @@ class PartRow:
 
 def parameters_result(values: dict[str, Any]) -> dict[str, Any]:
     """The engine's count for the form's values, as the API gives it (and caches it)."""
-    return selectors.lab_result(
+    result: dict[str, Any] = selectors.lab_result(
         lab="parameters", inputs=values, compute=lambda: labs.parameters(**values).to_dict()
     )
+    return result
 
 
-def _parameters_context(values: dict[str, Any]) -> dict[str, Any]:
+def _parameters_context(values: dict[str, Any], p: str) -> dict[str, Any]:
     result = parameters_result(values)
     total = result["total"]
     rows = [
@@ -228,23 +231,66 @@ def _parameters_context(values: dict[str, Any]) -> dict[str, Any]:
         "mlp": next(row for row in rows if row.name == "MLP"),
         "attention": next(row for row in rows if row.name == "attention"),
         "chart": lab_charts.shares(
-            [(row.name, row.total) for row in rows], total=total, chart_id="parameter-shares"
+            [(row.name, row.total) for row in rows], total=total, chart_id=f"{p}parameter-shares"
         ),
     }
+
+
+@dataclass
+class Shown:
+    """What a lab shows for a state: its template, the template's context, and whether the
+    state was valid (a page answers 400 when not)."""
+
+    template: str
+    context: dict[str, Any]
+    valid: bool
+
+
+# A lab's view of a state: (the state, the prefix its page's ids take, the lab page's path).
+Show = Callable[[QueryDict, str, str], Shown]
+_IDS = re.compile(r"e[0-9]{1,3}-")
+
+
+def bound(form_class: type[forms.Form], data: QueryDict | None, p: str, **kwargs: Any) -> Any:
+    """A lab's form whose ids, and the ids its sliders' live values go to, start with `p`."""
+    form = form_class(data, auto_id=f"{p}id_%s", **kwargs)
+    for field in form.fields.values():
+        output = field.widget.attrs.get("data-output")
+        if output:
+            field.widget.attrs["data-output"] = p + output
+    return form
+
+
+def _with_defaults(query: QueryDict, defaults: dict[str, str]) -> QueryDict:
+    """The lab's state; its starting state when the state names none of its inputs (a first
+    visit)."""
+    if not any(name in query for name in defaults):
+        query.update(defaults)
+    return query
+
+
+def _ids(request: HttpRequest) -> str:
+    """The prefix of the ids of the lab asking: a lab inside a lesson says it; its own page
+    has none."""
+    asked = request.headers.get("X-Lab-Ids", "")
+    return asked if request.htmx and _IDS.fullmatch(asked) else ""  # type: ignore[attr-defined]
+
+
+def _page(request: HttpRequest, slug: str, show: Show) -> HttpResponse:
+    _throttle(request)
+    p = _ids(request)
+    shown = show(request.GET.copy(), p, request.path)
+    shown.context |= page_context(BY_SLUG[slug], p, request.path)
+    return _lab_response(request, shown.template, shown.context, shown.valid)
+
+
+def page_context(lab: Lab, p: str, action: str) -> dict[str, Any]:
+    return {"lab": lab, "p": p, "action": action, "base": "course/labs/lab.html"}
 
 
 def _throttle(request: HttpRequest) -> None:
     """A lab page counts against the API's lab budget: by user, or by address for visitors."""
     throttle_page(request, "labs" if request.user.is_authenticated else "labs-anonymous")
-
-
-def _query(request: HttpRequest, defaults: dict[str, str]) -> QueryDict:
-    """The lab's state from the address; its starting state when the address names none of
-    its inputs (a first visit)."""
-    query = request.GET.copy()
-    if not any(name in query for name in defaults):
-        query.update(defaults)
-    return query
 
 
 @require_GET
@@ -254,28 +300,29 @@ def index(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def parameters(request: HttpRequest) -> HttpResponse:
-    lab = BY_SLUG["parameters"]
-    _throttle(request)
-    query = request.GET
+    return _page(request, "parameters", show_parameters)
+
+
+def show_parameters(query: QueryDict, p: str, action: str) -> Shown:
     preset = PRESET_BY_SLUG.get(query.get("preset", ""))
     if "preset" in query and preset is None:
         raise Http404("no such preset")
     if preset is not None or not any(name in query for name in ParametersForm.base_fields):
         chosen = preset or DEFAULT_PRESET
-        form = ParametersForm(initial=chosen.values)
+        form = bound(ParametersForm, None, p, initial=chosen.values)
         values: dict[str, Any] | None = dict(chosen.values)
     else:
         chosen = None
-        form = ParametersForm(query)
+        form = bound(ParametersForm, query, p)
         values = dict(form.cleaned_data) if form.is_valid() else None
-    context: dict[str, Any] = {"lab": lab, "form": form, "presets": PRESETS, "preset": chosen}
+    context: dict[str, Any] = {"form": form, "presets": PRESETS, "preset": chosen}
     context["switches"] = [form["biases"], form["tied"], form["norms"]]
     shown = (values or {}).get("d_model") or form["d_model"].value()
     context["d_model_shown"] = format_number(int(shown)) if str(shown).isdigit() else ""
     if values is not None:
-        context |= _parameters_context(values)
+        context |= _parameters_context(values, p)
     # With htmx, which preset it is goes out of band beside the result.
-    return _lab_response(request, "course/labs/parameters.html", context, values is not None)
+    return Shown("course/labs/parameters.html", context, values is not None)
 
 
 # --- near-orthogonal directions ---------------------------------------------------------------
@@ -309,7 +356,9 @@ class NearOrthogonalForm(forms.Form):
             and int(asked) not in stops
         ):
             stops = sorted([*stops, int(asked)])
-        self.fields["dims"].choices = [
+        dims = self.fields["dims"]
+        assert isinstance(dims, forms.ChoiceField)
+        dims.choices = [
             (n, f"{format_number(n)} (GPT-3)" if n == 12_288 else format_number(n)) for n in stops
         ]
 
@@ -322,10 +371,13 @@ def near_orthogonal_result(*, dims: int, vectors: int, seed: int) -> dict[str, A
         drawn = labs.near_orthogonal(dims=dims, vectors=vectors, rng=seed, bins=ANGLE_BINS)
         return {**drawn.to_dict(), "seed": seed}
 
-    return selectors.lab_result(lab="near-orthogonal", inputs=inputs, compute=compute)
+    result: dict[str, Any] = selectors.lab_result(
+        lab="near-orthogonal", inputs=inputs, compute=compute
+    )
+    return result
 
 
-def _near_orthogonal_context(dims: int, vectors: int, seed: int) -> dict[str, Any]:
+def _near_orthogonal_context(dims: int, vectors: int, seed: int, p: str) -> dict[str, Any]:
     result = near_orthogonal_result(dims=dims, vectors=vectors, seed=seed)
     summary = result["summary"]
     expected = labs.angle_shares(dims, result["bin_edges"])
@@ -354,7 +406,7 @@ def _near_orthogonal_context(dims: int, vectors: int, seed: int) -> dict[str, An
         result["counts"],
         result["bin_edges"],
         expected,
-        chart_id="angles",
+        chart_id=f"{p}angles",
         summary=(
             f"Angles between {format_number(pairs)} pairs of random directions in "
             f"{format_number(dims)} dimensions: {context['observed_1']} between 89° and 91°, "
@@ -383,11 +435,13 @@ def _chance(log10: float) -> str:
     return format_html("about 1 in 10<sup>{}</sup>", int(-log10))
 
 
+ANGLES_START = {"dims": "100", "vectors": "300"}
+
+
 @require_GET
 def near_orthogonal(request: HttpRequest) -> HttpResponse:
-    lab = BY_SLUG["near-orthogonal"]
     _throttle(request)
-    query = _query(request, {"dims": "100", "vectors": "300"})
+    query = _with_defaults(request.GET.copy(), ANGLES_START)
     fresh = "redraw" in query or not query.get("seed")
     if fresh:
         # A fresh draw: its seed goes into the form and the address, so it can be seen again.
@@ -395,8 +449,21 @@ def near_orthogonal(request: HttpRequest) -> HttpResponse:
         query.pop("redraw", None)
         if not request.htmx:  # type: ignore[attr-defined]
             return _see_other(f"{request.path}?{query.urlencode()}")
-    form = NearOrthogonalForm(query)
-    context: dict[str, Any] = {"lab": lab, "form": form, "stops": DIMS_STOPS}
+    p = _ids(request)
+    shown = show_near_orthogonal(query, p, request.path)
+    shown.context |= page_context(BY_SLUG["near-orthogonal"], p, request.path)
+    response = _lab_response(request, shown.template, shown.context, shown.valid)
+    if request.htmx and fresh and not p:  # type: ignore[attr-defined]
+        push_url(response, f"{request.path}?{query.urlencode()}")  # a lesson's address stays
+    return response
+
+
+def show_near_orthogonal(query: QueryDict, p: str, action: str) -> Shown:
+    query = _with_defaults(query, ANGLES_START)
+    if not query.get("seed"):
+        query["seed"] = "1"  # a lesson's lab draws the same each time unless it says
+    form = bound(NearOrthogonalForm, query, p)
+    context: dict[str, Any] = {"form": form, "stops": DIMS_STOPS}
     notice = ""
     if form.is_valid():
         dims, vectors = form.cleaned_data["dims"], form.cleaned_data["vectors"]
@@ -407,15 +474,12 @@ def near_orthogonal(request: HttpRequest) -> HttpResponse:
                 f"work than one page may do: showing {format_number(most)}, the most that fit."
             )
             vectors = most
-        context |= _near_orthogonal_context(dims, vectors, form.cleaned_data["seed"])
+        context |= _near_orthogonal_context(dims, vectors, form.cleaned_data["seed"], p)
         context |= {"dims": dims, "vectors": vectors, "most": most}
         context |= {"dims_text": format_number(dims), "most_text": format_number(most)}
     context["notice"] = notice
     context["vectors_shown"] = format_number(context.get("vectors") or 0) if form.is_valid() else ""
-    response = _lab_response(request, "course/labs/near_orthogonal.html", context, form.is_valid())
-    if request.htmx and fresh:  # type: ignore[attr-defined]
-        push_url(response, f"{request.path}?{query.urlencode()}")
-    return response
+    return Shown("course/labs/near_orthogonal.html", context, form.is_valid())
 
 
 def _see_other(url: str) -> HttpResponseRedirect:
@@ -434,7 +498,7 @@ def _lab_response(
     else:
         response = render(request, template, context, status=200 if valid else 400)
     # The same address is a page or a fragment: a cache must not give one for the other.
-    patch_vary_headers(response, ["HX-Request"])
+    patch_vary_headers(response, ["HX-Request", "X-Lab-Ids"])
     return response
 
 
@@ -478,20 +542,25 @@ class GateForm(forms.Form):
 def gate_result(*, bias: Decimal, scale: Decimal, activation: str) -> dict[str, Any]:
     """The engine's truth table for these inputs, as the API gives it (and caches it)."""
     inputs = {"bias": float(bias), "scale": float(scale), "activation": activation}
-    return selectors.lab_result(
+    result: dict[str, Any] = selectors.lab_result(
         lab="and-gate",
         inputs=inputs,
-        compute=lambda: labs.gate(bias=bias, scale=scale, activation=activation).to_dict(),
+        compute=lambda: labs.gate(
+            bias=bias, scale=scale, activation=cast(labs.Activation, activation)
+        ).to_dict(),
     )
+    return result
 
 
 @require_GET
 def and_gate(request: HttpRequest) -> HttpResponse:
-    lab = BY_SLUG["and-gate"]
-    _throttle(request)
-    query = _query(request, {"bias": "0", "scale": "1", "activation": "relu"})
-    form = GateForm(query)
-    context: dict[str, Any] = {"lab": lab, "form": form}
+    return _page(request, "and-gate", show_and_gate)
+
+
+def show_and_gate(query: QueryDict, p: str, action: str) -> Shown:
+    query = _with_defaults(query, {"bias": "0", "scale": "1", "activation": "relu"})
+    form = bound(GateForm, query, p)
+    context: dict[str, Any] = {"form": form}
     if form.is_valid():
         data = form.cleaned_data
         result = gate_result(**data)
@@ -519,17 +588,17 @@ def and_gate(request: HttpRequest) -> HttpResponse:
                 value=float(data["bias"]),
                 start=BIAS_LOW,
                 end=BIAS_HIGH,
-                chart_id="and-biases",
+                chart_id=f"{p}and-biases",
             ),
             "curves": lab_charts.activations(
                 labs.activation_curves(-5, 3, 161),
                 minimum=(z_min, y_min),
                 points=[(row["pre_activation"], row["output"]) for row in result["rows"]],
                 activation=data["activation"],
-                chart_id="activations",
+                chart_id=f"{p}activations",
             ),
         }
-    return _lab_response(request, "course/labs/and_gate.html", context, form.is_valid())
+    return Shown("course/labs/and_gate.html", context, form.is_valid())
 
 
 # --- The dot product as a question -----------------------------------------------------------
@@ -569,23 +638,26 @@ class DotForm(forms.Form):
 def dot_result(*, question: str, person: str, bias: Decimal, other: Decimal) -> dict[str, Any]:
     """The engine's answer for these inputs, as the API gives it (and caches it)."""
     inputs = {"question": question, "person": person, "bias": float(bias), "other": float(other)}
-    return selectors.lab_result(
+    result: dict[str, Any] = selectors.lab_result(
         lab="dot-question",
         inputs=inputs,
         compute=lambda: labs.dot_question(question=question, person=person, bias=bias, other=other),
     )
+    return result
 
 
 @require_GET
 def dot_product(request: HttpRequest) -> HttpResponse:
-    lab = BY_SLUG["dot-product"]
-    _throttle(request)
-    query = _query(
-        request,
+    return _page(request, "dot-product", show_dot_product)
+
+
+def show_dot_product(query: QueryDict, p: str, action: str) -> Shown:
+    query = _with_defaults(
+        query,
         {"question": "michael-jordan", "person": "michael-jordan", "bias": "-1", "other": "0.5"},
     )
-    form = DotForm(query)
-    context: dict[str, Any] = {"lab": lab, "form": form}
+    form = bound(DotForm, query, p)
+    context: dict[str, Any] = {"form": form}
     if form.is_valid():
         data = form.cleaned_data
         result = dot_result(**data)
@@ -608,19 +680,19 @@ def dot_product(request: HttpRequest) -> HttpResponse:
                 )
             ],
             "angle_text": f"{geometry['angle_degrees']:.1f}°",
-            "picture": lab_charts.vectors(chart_id="vectors", **geometry),
+            "picture": lab_charts.vectors(chart_id=f"{p}vectors", **geometry),
         }
-    return _lab_response(request, "course/labs/dot_product.html", context, form.is_valid())
+    return Shown("course/labs/dot_product.html", context, form.is_valid())
 
 
 # --- A toy MLP that stores a fact -------------------------------------------------------------
 
 TOY_STEPS = (
-    ("The input", "the token's vector x, as attention left it"),
-    ("The questions", "each row of W↑ dotted with x, plus its bias: z"),
-    ("ReLU", "a negative z, or 0, becomes 0: only a clear yes goes on"),
-    ("The answers", "each active neuron's column of W↓, scaled by its output"),
-    ("The addition", "x plus what the MLP adds: nothing is overwritten"),
+    ("The input", "x, the token's vector after attention"),
+    ("The questions", "each row of W↑ dotted with x, plus its bias, gives the neuron's z"),
+    ("ReLU", "a z of 0 or less gives 0, so only neurons that clearly agree pass"),
+    ("The answers", "every firing neuron contributes its W↓ column times its output"),
+    ("The addition", "the MLP's output goes on top of x, which keeps everything it held"),
 )
 
 
@@ -632,7 +704,10 @@ class ToyMlpForm(forms.Form):
     )
     broken = forms.ChoiceField(
         label="Break a bias (set it to 0)",
-        choices=[("", "None"), *((n.name.lower(), f"{n.name}'s") for n in labs.TOY_NEURONS)],
+        choices=[
+            ("", "None"),
+            *((n.name.lower(), f"{n.name} ({' + '.join(n.asks)})") for n in labs.TOY_NEURONS),
+        ],
         required=False,
         widget=forms.RadioSelect,
     )
@@ -646,11 +721,12 @@ class ToyMlpForm(forms.Form):
 
 def toy_mlp_result(*, token: str, broken: str | None) -> dict[str, Any]:
     """The engine's toy MLP on this token, as the API gives it (and caches it)."""
-    return selectors.lab_result(
+    result: dict[str, Any] = selectors.lab_result(
         lab="toy-mlp",
         inputs={"token": token, "broken": broken},
         compute=lambda: labs.toy_mlp(token=token, broken=broken),
     )
+    return result
 
 
 def _amounts(directions: list[str], vector: list[float]) -> str:
@@ -725,11 +801,13 @@ def _toy_verdict(step: int, result: dict[str, Any], rows: list[dict[str, Any]]) 
 
 @require_GET
 def toy_mlp(request: HttpRequest) -> HttpResponse:
-    lab = BY_SLUG["toy-mlp"]
-    _throttle(request)
-    query = _query(request, {"token": "michael-jordan", "broken": "", "step": "1"})
-    form = ToyMlpForm(query)
-    context: dict[str, Any] = {"lab": lab, "form": form, "steps": TOY_STEPS}
+    return _page(request, "toy-mlp", show_toy_mlp)
+
+
+def show_toy_mlp(query: QueryDict, p: str, action: str) -> Shown:
+    query = _with_defaults(query, {"token": "michael-jordan", "broken": "", "step": "1"})
+    form = bound(ToyMlpForm, query, p)
+    context: dict[str, Any] = {"form": form, "steps": TOY_STEPS}
     if form.is_valid():
         data = form.cleaned_data
         step = data["step"]
@@ -752,23 +830,25 @@ def toy_mlp(request: HttpRequest) -> HttpResponse:
                 )
             ],
             "next_url": (
-                f"?{_encoded(state | {'step': step + 1})}" if step < len(TOY_STEPS) else ""
+                f"{action}?{_encoded(state | {'step': step + 1})}" if step < len(TOY_STEPS) else ""
             ),
-            "previous_url": f"?{_encoded(state | {'step': step - 1})}" if step > 1 else "",
+            "previous_url": (
+                f"{action}?{_encoded(state | {'step': step - 1})}" if step > 1 else ""
+            ),
             "picture": lab_charts.stream(
                 directions,
                 vector,
                 added,
-                chart_id="stream",
+                chart_id=f"{p}stream",
                 summary=(
-                    f"{result['token']['name']}'s vector: "
+                    f"The vector of {result['token']['name']}: "
                     + _amounts(directions, result["result"] if added else vector)
                     + (", the MLP's part included." if added else ", before the MLP.")
                 ),
             ),
         }
     context["step_shown"] = str(context.get("step", ""))
-    return _lab_response(request, "course/labs/toy_mlp.html", context, form.is_valid())
+    return Shown("course/labs/toy_mlp.html", context, form.is_valid())
 
 
 def _encoded(values: dict[str, Any]) -> str:
@@ -802,24 +882,24 @@ class StreamForm(forms.Form):
 
 def stream_result(*, off: list[str]) -> dict[str, Any]:
     """The engine's stream with these parts off, as the API gives it (and caches it)."""
-    return selectors.lab_result(
+    result: dict[str, Any] = selectors.lab_result(
         lab="residual-stream", inputs={"off": off}, compute=lambda: labs.residual_stream(off=off)
     )
+    return result
 
 
 def _stage_rows(result: dict[str, Any]) -> list[dict[str, Any]]:
     directions = result["directions"]
-    rows = []
+    rows: list[dict[str, Any]] = []
     for stage in result["stages"]:
         neuron = stage["neuron"]
         how = ""
         if neuron is not None:
             before = result["stages"][len(rows) - 1]["after"] if rows else result["embedding"]
             read = " + ".join(format_number(before[directions.index(d)]) for d in stage["asks"])
-            how = (
-                f"ReLU({' + '.join(stage['asks'])} − 1) = ReLU({read} − 1) = "
-                f"{format_number(neuron['output'])}"
-            )
+            how = f"ReLU({' + '.join(stage['asks'])} − 1) = ReLU({read} − 1) = "
+            output = format_number(neuron["output"])
+            how += output if stage["on"] else f"{output}, were it on"
         rows.append(
             {
                 **stage,
@@ -834,14 +914,15 @@ def _stage_rows(result: dict[str, Any]) -> list[dict[str, Any]]:
 
 @require_GET
 def residual_stream(request: HttpRequest) -> HttpResponse:
-    lab = BY_SLUG["residual-stream"]
-    _throttle(request)
-    query = request.GET.copy()
+    return _page(request, "residual-stream", show_residual_stream)
+
+
+def show_residual_stream(query: QueryDict, p: str, action: str) -> Shown:
     if "switches" not in query:  # a first visit: every part on
-        query.setlist("on", list(labs.STREAM_PART_KEYS))
+        query.setlist("on", query.getlist("on") or list(labs.STREAM_PART_KEYS))
         query["switches"] = "1"
-    form = StreamForm(query)
-    context: dict[str, Any] = {"lab": lab, "form": form}
+    form = bound(StreamForm, query, p)
+    context: dict[str, Any] = {"form": form}
     if form.is_valid():
         on = set(form.cleaned_data["on"])
         off = [key for key in labs.STREAM_PART_KEYS if key not in on]
@@ -849,7 +930,12 @@ def residual_stream(request: HttpRequest) -> HttpResponse:
         directions = result["directions"]
         rows = _stage_rows(result)
         final = result["final"]
-        best = max(result["prediction"], key=lambda word: word["chance"])
+        chances = [word["chance"] for word in result["prediction"]]
+        best = (
+            max(result["prediction"], key=lambda word: word["chance"])
+            if max(chances) - min(chances) > 1e-9
+            else None
+        )
         context |= {
             "result": result,
             "rows": rows,
@@ -865,8 +951,35 @@ def residual_stream(request: HttpRequest) -> HttpResponse:
                 directions,
                 [("in", result["embedding"], True)]
                 + [(PART_SHORT[row["part"]], row["after"], row["on"]) for row in rows],
-                chart_id="stream",
+                chart_id=f"{p}stream",
                 summary=f"The stream, part by part; it ends holding {_amounts(directions, final)}.",
             ),
         }
-    return _lab_response(request, "course/labs/residual_stream.html", context, form.is_valid())
+    return Shown("course/labs/residual_stream.html", context, form.is_valid())
+
+
+SHOWS: dict[str, Show] = {
+    "dot-product": show_dot_product,
+    "toy-mlp": show_toy_mlp,
+    "and-gate": show_and_gate,
+    "parameters": show_parameters,
+    "residual-stream": show_residual_stream,
+    "near-orthogonal": show_near_orthogonal,
+}
+"""Each lab's view of a state, for its page and for a lesson that places it."""
+
+STARTS: dict[str, dict[str, list[str]]] = {
+    "dot-product": {
+        "question": ["michael-jordan"], "person": ["michael-jordan"], "bias": ["-1"],
+        "other": ["0.5"],
+    },
+    "toy-mlp": {"token": ["michael-jordan"], "broken": [""], "step": ["1"]},
+    "and-gate": {"bias": ["0"], "scale": ["1"], "activation": ["relu"]},
+    "parameters": {
+        name: ["on"] if value is True else [] if value is False else [str(value)]
+        for name, value in DEFAULT_PRESET.values.items()
+    },
+    "residual-stream": {"switches": ["1"], "on": list(labs.STREAM_PART_KEYS)},
+    "near-orthogonal": {"dims": ["100"], "vectors": ["300"], "seed": ["1"]},
+}  # fmt: skip
+"""Each lab's starting state, for what a lesson's line leaves out."""

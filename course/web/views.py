@@ -4,6 +4,7 @@ Pro opens. Each calls the selectors and services the API calls; Pro gating is th
 
 from __future__ import annotations
 
+import itertools
 import secrets
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,7 +26,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from config.throttles import throttle_page
 from course import revisions, selectors, services
 from course.models import Access, Course, GlossaryTerm, Lesson, Section
-from course.web import richtext
+from course.web import embeds, richtext
 from course.web.extras import section_extras
 from course.web.forms import ReportForm
 
@@ -169,6 +170,7 @@ def _lesson_context(page: selectors.LessonPage, revision: int, reader: Reader) -
     )
     matcher = richtext.glossary((term.slug, [term.term, *term.aliases]) for term in terms)
     blocks: list[SectionBlock] = []
+    numbers = itertools.count(1)  # each lab's and diagram's ids, counted across the lesson
     closed: list[Section] = []
     toc: list[dict[str, Any]] = []
     # Where the panel naming the closed sections goes: after the open sections before them.
@@ -184,7 +186,7 @@ def _lesson_context(page: selectors.LessonPage, revision: int, reader: Reader) -
         blocks.append(
             SectionBlock(
                 section=section,
-                html=prepared.html,
+                html=embeds.expand(prepared.html, numbers),
                 extras=mark_safe(_extras_mark(section.pk)),
                 terms=prepared.terms,
             )

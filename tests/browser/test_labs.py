@@ -204,7 +204,7 @@ def test_the_toy_mlp_steps_to_its_fact_and_a_broken_bias_gives_it_to_phelps(
     verdict = page.locator("#lab-verdict")
 
     browse.go("/labs/")
-    page.get_by_role("link", name=re.compile("A toy MLP that stores a fact")).click()
+    page.get_by_role("link", name=re.compile("A toy MLP that stores facts")).click()
     page.wait_for_url("**/labs/toy-mlp/")
     assert page.locator("#lab-step").inner_text() == "Step 1 of 5: The input"
     assert verdict.inner_text() == "Michael Jordan: the vector holds Michael 0.9 and Jordan 1."
@@ -237,7 +237,7 @@ def test_the_toy_mlp_steps_to_its_fact_and_a_broken_bias_gives_it_to_phelps(
     expect(verdict).to_have_text("Out comes swimming 0.8.")
     check_page(browse)
 
-    page.get_by_role("radio", name="N1's").check()
+    page.get_by_role("radio", name="N1 (Michael + Jordan)").check()
     if not javascript:
         page.get_by_role("button", name="Show").click()
     page.wait_for_url(re.compile(r"broken=n1"))
@@ -255,7 +255,7 @@ def test_the_toy_mlp_steps_to_its_fact_and_a_broken_bias_gives_it_to_phelps(
         expect(page.get_by_role("slider", name=re.compile("Step"))).to_have_value("5")
         page.go_forward()
         page.wait_for_url(re.compile(r"broken=n1"))
-        expect(page.get_by_role("radio", name="N1's")).to_be_checked()
+        expect(page.get_by_role("radio", name="N1 (Michael + Jordan)")).to_be_checked()
         screenshot(page, "lab-toy-mlp")
         page.set_viewport_size(PHONE)
         screenshot(page, "lab-toy-mlp-phone")
@@ -284,7 +284,7 @@ def test_switching_off_block_1s_attention_breaks_the_whole_chain(open_browser, j
         page.get_by_role("button", name="Run the stream").click()
     page.wait_for_url(re.compile(r"switches=1"))
     assert verdict.inner_text() == "It ends holding Jordan 1."
-    assert page.locator("#lab-best").inner_text() in {"basketball", "baseball", "golf"}
+    assert page.locator("#lab-best").inner_text() == "No word is favoured"
     assert page.locator("#stream-words tbody tr td:last-child").all_inner_texts() == ["33.3%"] * 3
     check_page(browse)
 

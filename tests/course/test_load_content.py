@@ -260,3 +260,36 @@ def test_reordering_lessons_renumbers_them(tmp_path):
     load(root)
 
     assert list(Lesson.objects.order_by("number").values_list("slug", flat=True)) == ["two", "one"]
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("::: lab toy-mlp token=lebron", "line 3: lab 'toy-mlp': token: Select a valid choice."),
+        ("::: lab toy-mlp tokn=jordan", "line 3: lab 'toy-mlp': 'tokn' is not one of its inputs"),
+        ("::: lab toy-mlp token", "line 3: lab 'toy-mlp': 'token' is not name=value"),
+        ("::: lab and-gate bias=9", "line 3: lab 'and-gate': bias: Ensure this value is less"),
+        ("::: lab parameters preset=gpt-9", "line 3: lab 'parameters': no such preset 'gpt-9'"),
+        ("::: lab quantum", "line 3: unknown lab 'quantum'; the labs are dot-product, toy-mlp"),
+        ("::: diagram octopus", "line 3: unknown diagram 'octopus'; the diagrams are"),
+        ("::: diagram pre-norm-block x=1", "line 3: a diagram takes no state"),
+        ("::: video intro", "line 3: '::: video' places nothing"),
+    ],
+)
+def test_a_lab_or_diagram_the_site_cannot_show_is_refused_naming_its_line(tmp_path, line, message):
+    body = f"First a paragraph.\n\n{line}\n"
+    root = write_content(tmp_path, [lesson("one", sections=[
+        {"slug": "first", "title": "First", "body": body}])])  # fmt: skip
+
+    err = load_failing(root)
+
+    assert "lessons/one.yaml: section 1 'first': body: " + message in err
+    assert not Lesson.objects.filter(slug="one").exists()
+
+
+def test_a_lab_left_partly_unsaid_starts_from_its_starting_state(tmp_path):
+    body = "::: lab toy-mlp token=michael-phelps\n\n::: lab parameters d_model=1024\n"
+    root = write_content(tmp_path, [lesson("one", sections=[
+        {"slug": "first", "title": "First", "body": body}])])  # fmt: skip
+
+    assert "Content loaded." in load(root)

@@ -241,3 +241,45 @@ def test_every_formula_in_the_shipped_content_is_typeset():
     assert any(display for _, display in found)
     assert not all(display for _, display in found)
     assert all(re.match(r"<math [^>]*><semantics><mrow>", html) for html in typeset)
+
+
+def test_a_line_of_its_own_places_a_lab_or_a_diagram_and_nothing_else_does():
+    source = (
+        "Some text.\n\n::: lab toy-mlp token=jordan step=2\n\n::: diagram pre-norm-block\n\n"
+        "Inline ::: lab toy-mlp is text.\n\n    ::: lab toy-mlp\n"
+    )
+
+    html = markdown.render(source)
+
+    assert html.count("<div") == 2
+    assert '<div data-embed="lab" data-name="toy-mlp" data-state="token=jordan step=2">' in html
+    assert '<div data-embed="diagram" data-name="pre-norm-block" data-state="">' in html
+    assert "<p>Inline ::: lab toy-mlp is text.</p>" in html
+    assert "<pre><code>::: lab toy-mlp" in html  # indented: code
+    assert [(e.kind, e.name, e.state, e.line) for e in markdown.embeds(source)] == [
+        ("lab", "toy-mlp", "token=jordan step=2", 3),
+        ("diagram", "pre-norm-block", "", 5),
+    ]
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        '<div data-embed="lab" data-name="toy-mlp" data-state="">x</div>',
+        '::: lab toy-mlp" onclick="alert(1)',
+        "::: lab <script>alert(1)</script>",
+        "$$x$$",
+        "a $$x$$ b",
+    ],
+)
+def test_no_one_writes_a_div_but_the_embed_rule_and_its_attributes_are_escaped(source):
+    html = markdown.render(source)
+
+    tags = Tags(html).found
+    names = {name for tag in tags for name in tag[1]}
+    assert {tag for tag, _ in tags} <= {"p", "div"} | markdown._MATHML_TAGS
+    assert names <= {"data-embed", "data-name", "data-state", "xmlns", "display", "encoding"}
+    assert "<script" not in html
+    divs = [attributes for tag, attributes in tags if tag == "div"]
+    assert all(list(attributes) == ["data-embed", "data-name", "data-state"] for attributes in divs)
+    assert len(divs) == (1 if source.startswith(":::") else 0)

@@ -514,7 +514,7 @@ def test_a_first_visit_starts_at_step_1_and_links_the_next_without_javascript(cl
     html = response.content.decode()
 
     assert shown(response, "lab-step") == "Step 1 of 5: The input"
-    assert 'href="?token=michael-jordan&amp;broken=&amp;step=2"' in html
+    assert 'href="/labs/toy-mlp/?token=michael-jordan&amp;broken=&amp;step=2"' in html
     last = get(client, f"{TOY}?token=jordan&broken=&step=5").content.decode()
     assert 'id="toy-next"' not in last
     assert "step=4" in last
