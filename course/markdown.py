@@ -98,7 +98,6 @@ _md = (
 # A lab or a diagram placed in a lesson: a line of its own, `::: lab toy-mlp token=jordan step=2`
 # (the name, then the lab's starting state as name=value pairs) or `::: diagram pre-norm-block`.
 # It becomes an empty placeholder that the lesson page fills (`course.web.embeds`).
-EMBED_KINDS = ("lab", "diagram")
 _EMBED = re.compile(r"::: *(\S+) *(\S*) *(.*?) *")
 
 

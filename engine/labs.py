@@ -246,10 +246,12 @@ def near_orthogonal(
     if not 1 <= bins <= 360:
         raise LabInputError("bins must be from 1 to 360")
     generator = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
-    points = generator.standard_normal((vectors, dims))
+    # Single precision: a cosine's error stays near 1e-6 even at 100,000 dimensions, far
+    # finer than a bin, at half the memory traffic of doubles (drawing is most of the time).
+    points = generator.standard_normal((vectors, dims), dtype=np.float32)
     points /= np.linalg.norm(points, axis=1, keepdims=True)
     upper = np.triu_indices(vectors, k=1)
-    cosines = np.clip((points @ points.T)[upper], -1.0, 1.0)
+    cosines = np.clip((points @ points.T)[upper].astype(np.float64), -1.0, 1.0)
     angles = np.degrees(np.arccos(cosines))
     counts, edges = np.histogram(angles, bins=bins, range=(0.0, 180.0))
     return AngleHistogram(

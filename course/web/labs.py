@@ -356,6 +356,10 @@ class NearOrthogonalForm(forms.Form):
             and int(asked) not in stops
         ):
             stops = sorted([*stops, int(asked)])
+        if asked.isdigit() and labs.MIN_DIMS <= int(asked) <= labs.MAX_DIMS:
+            # The slider ends at what the budget allows here; the field still takes more
+            # (from an address), and the page says it shows what fits.
+            self.fields["vectors"].widget.attrs["max"] = labs.max_vectors(int(asked))
         dims = self.fields["dims"]
         assert isinstance(dims, forms.ChoiceField)
         dims.choices = [

@@ -107,6 +107,9 @@ def test_the_angles_squeeze_towards_90_degrees_as_the_dimensions_grow(open_brows
     page.wait_for_url(re.compile(r"dims=12288"))
     assert page.locator("#lab-dims").inner_text() == "12,288"
     assert "122 at 12,288 dimensions" in page.locator("#id_vectors_helptext").inner_text()
+    # The slider ends where the budget does at these dimensions.
+    vectors = page.get_by_role("slider", name=re.compile("Vectors"))
+    expect(vectors).to_have_attribute("max", "122")
     # 300 vectors are more than the budget allows at GPT-3's width: the page says so.
     assert page.locator("#lab-vectors").inner_text() == "122"
     assert "the most that fit" in page.locator("#lab-result").inner_text()

@@ -167,7 +167,8 @@ ANGLES = "/labs/near-orthogonal/"
 
 def drawn_here(*, dims, vectors, seed):
     """The angles between every pair, drawn as the lab draws them but computed here."""
-    points = np.random.default_rng(seed).standard_normal((vectors, dims))
+    points = np.random.default_rng(seed).standard_normal((vectors, dims), dtype=np.float32)
+    points = points.astype(np.float64)  # the same draw, the angles worked out in doubles
     points /= np.sqrt((points**2).sum(axis=1))[:, None]
     i, j = np.triu_indices(vectors, k=1)
     cosines = np.clip((points[i] * points[j]).sum(axis=1), -1, 1)

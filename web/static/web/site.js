@@ -79,6 +79,15 @@
     if (output) output.textContent = Number(slider.value).toLocaleString("en-GB").replace("-", "\u2212");
   });
 
+  // A slider whose end depends on another control: the hint beside it, swapped in with the
+  // result, names the slider and its new end.
+  document.addEventListener("htmx:afterSettle", function () {
+    document.querySelectorAll("[data-slider][data-max]").forEach(function (hint) {
+      var slider = document.getElementById(hint.getAttribute("data-slider"));
+      if (slider) slider.max = hint.getAttribute("data-max");
+    });
+  });
+
   function enhance(root) {
     guessTimeZone(root);
     stampStart(root);
