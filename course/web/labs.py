@@ -261,11 +261,30 @@ def bound(form_class: type[forms.Form], data: QueryDict | None, p: str, **kwargs
     return form
 
 
-def _with_defaults(query: QueryDict, defaults: dict[str, str]) -> QueryDict:
+STARTS: dict[str, dict[str, list[str]]] = {
+    "dot-product": {
+        "question": ["michael-jordan"], "person": ["michael-jordan"], "bias": ["-1"],
+        "other": ["0.5"],
+    },
+    "toy-mlp": {"token": ["michael-jordan"], "broken": [""], "step": ["1"]},
+    "and-gate": {"bias": ["0"], "scale": ["1"], "activation": ["relu"]},
+    "parameters": {
+        name: ["on"] if value is True else [] if value is False else [str(value)]
+        for name, value in DEFAULT_PRESET.values.items()
+    },
+    "residual-stream": {"switches": ["1"], "on": list(labs.STREAM_PART_KEYS)},
+    # No seed: a first visit to the page draws afresh; a lesson's lab draws seed 1.
+    "near-orthogonal": {"dims": ["100"], "vectors": ["300"]},
+}  # fmt: skip
+"""Each lab's starting state: a first visit's, and what a lesson's line leaves out."""
+
+
+def _with_defaults(query: QueryDict, slug: str) -> QueryDict:
     """The lab's state; its starting state when the state names none of its inputs (a first
     visit)."""
-    if not any(name in query for name in defaults):
-        query.update(defaults)
+    if not any(name in query for name in STARTS[slug]):
+        for name, values in STARTS[slug].items():
+            query.setlist(name, values)
     return query
 
 
@@ -439,13 +458,10 @@ def _chance(log10: float) -> str:
     return format_html("about 1 in 10<sup>{}</sup>", int(-log10))
 
 
-ANGLES_START = {"dims": "100", "vectors": "300"}
-
-
 @require_GET
 def near_orthogonal(request: HttpRequest) -> HttpResponse:
     _throttle(request)
-    query = _with_defaults(request.GET.copy(), ANGLES_START)
+    query = _with_defaults(request.GET.copy(), "near-orthogonal")
     fresh = "redraw" in query or not query.get("seed")
     if fresh:
         # A fresh draw: its seed goes into the form and the address, so it can be seen again.
@@ -463,7 +479,7 @@ def near_orthogonal(request: HttpRequest) -> HttpResponse:
 
 
 def show_near_orthogonal(query: QueryDict, p: str, action: str) -> Shown:
-    query = _with_defaults(query, ANGLES_START)
+    query = _with_defaults(query, "near-orthogonal")
     if not query.get("seed"):
         query["seed"] = "1"  # a lesson's lab draws the same each time unless it says
     form = bound(NearOrthogonalForm, query, p)
@@ -562,7 +578,7 @@ def and_gate(request: HttpRequest) -> HttpResponse:
 
 
 def show_and_gate(query: QueryDict, p: str, action: str) -> Shown:
-    query = _with_defaults(query, {"bias": "0", "scale": "1", "activation": "relu"})
+    query = _with_defaults(query, "and-gate")
     form = bound(GateForm, query, p)
     context: dict[str, Any] = {"form": form}
     if form.is_valid():
@@ -656,10 +672,7 @@ def dot_product(request: HttpRequest) -> HttpResponse:
 
 
 def show_dot_product(query: QueryDict, p: str, action: str) -> Shown:
-    query = _with_defaults(
-        query,
-        {"question": "michael-jordan", "person": "michael-jordan", "bias": "-1", "other": "0.5"},
-    )
+    query = _with_defaults(query, "dot-product")
     form = bound(DotForm, query, p)
     context: dict[str, Any] = {"form": form}
     if form.is_valid():
@@ -736,9 +749,12 @@ def toy_mlp_result(*, token: str, broken: str | None) -> dict[str, Any]:
 def _amounts(directions: list[str], vector: list[float]) -> str:
     """`Michael 0.9 and Jordan 1`: the directions a vector holds, with how much."""
     held = [f"{d} {format_number(v)}" for d, v in zip(directions, vector, strict=True) if v]
-    if not held:
-        return "nothing"
-    return held[0] if len(held) == 1 else f"{', '.join(held[:-1])} and {held[-1]}"
+    return _listed(held) if held else "nothing"
+
+
+def _listed(items: list[str]) -> str:
+    """`a`, `a and b`, `a, b and c`."""
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
 
 
 def _toy_neuron_rows(result: dict[str, Any]) -> list[dict[str, Any]]:
@@ -799,8 +815,7 @@ def _toy_verdict(step: int, result: dict[str, Any], rows: list[dict[str, Any]]) 
     if not facts:
         return "No fact comes out: the vector leaves the MLP as it came in."
     held = [f"{fact['direction']} {format_number(fact['amount'])}" for fact in facts]
-    joined = held[0] if len(held) == 1 else f"{', '.join(held[:-1])} and {held[-1]}"
-    return f"Out comes {joined}."
+    return f"Out comes {_listed(held)}."
 
 
 @require_GET
@@ -809,7 +824,7 @@ def toy_mlp(request: HttpRequest) -> HttpResponse:
 
 
 def show_toy_mlp(query: QueryDict, p: str, action: str) -> Shown:
-    query = _with_defaults(query, {"token": "michael-jordan", "broken": "", "step": "1"})
+    query = _with_defaults(query, "toy-mlp")
     form = bound(ToyMlpForm, query, p)
     context: dict[str, Any] = {"form": form, "steps": TOY_STEPS}
     if form.is_valid():
@@ -971,19 +986,3 @@ SHOWS: dict[str, Show] = {
     "near-orthogonal": show_near_orthogonal,
 }
 """Each lab's view of a state, for its page and for a lesson that places it."""
-
-STARTS: dict[str, dict[str, list[str]]] = {
-    "dot-product": {
-        "question": ["michael-jordan"], "person": ["michael-jordan"], "bias": ["-1"],
-        "other": ["0.5"],
-    },
-    "toy-mlp": {"token": ["michael-jordan"], "broken": [""], "step": ["1"]},
-    "and-gate": {"bias": ["0"], "scale": ["1"], "activation": ["relu"]},
-    "parameters": {
-        name: ["on"] if value is True else [] if value is False else [str(value)]
-        for name, value in DEFAULT_PRESET.values.items()
-    },
-    "residual-stream": {"switches": ["1"], "on": list(labs.STREAM_PART_KEYS)},
-    "near-orthogonal": {"dims": ["100"], "vectors": ["300"], "seed": ["1"]},
-}  # fmt: skip
-"""Each lab's starting state, for what a lesson's line leaves out."""
