@@ -14,7 +14,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from django.db.models import (
@@ -23,16 +23,17 @@ from django.db.models import (
     Min,
     Q,
     QuerySet,
+    Sum,
 )
 
 from accounts.models import User
 from classrooms.models import Assignment, Classroom, Membership
-from config.dbfunctions import Epoch
+from config.dbfunctions import AnyOf, Epoch
 from course.models import LessonProgress
 from quizzes.models import Question
-from reviews.days import day_start, study_date
+from reviews.days import day_start_in
 from reviews.models import Answer, Card, StudyDay, StudyTotal
-from reviews.recall import recall_now
+from reviews.recall import recall_curve
 from reviews.rollups import streak_of
 
 _WEEK = timedelta(days=7)
@@ -68,12 +69,24 @@ def course_question_ids(classroom: Classroom) -> QuerySet[Question, Any]:
     return Question.objects.filter(lesson__course_id=classroom.course_id).values("pk")
 
 
-def classroom_members(classroom: Classroom) -> list[User]:
-    return list(
-        User.objects.filter(memberships__classroom=classroom)
-        .only("pk", "username", "timezone", "day_starts_at_hour")
+class Member(NamedTuple):
+    """What class progress needs of a member: who, and where their days begin."""
+
+    pk: int
+    username: str
+    timezone: str
+    day_starts_at_hour: int
+
+
+def classroom_members(classroom: Classroom) -> list[Member]:
+    """The current members by username, as plain rows (a thousand model instances would
+    cost more than the query)."""
+    return [
+        Member(*row)
+        for row in User.objects.filter(memberships__classroom=classroom)
         .order_by("username", "pk")
-    )
+        .values_list("pk", "username", "timezone", "day_starts_at_hour")
+    ]
 
 
 def classroom_progress(*, classroom: Classroom, now: datetime) -> list[LearnerProgress]:
@@ -99,19 +112,20 @@ def classroom_progress(*, classroom: Classroom, now: datetime) -> list[LearnerPr
         return []
     index = {user.pk: i for i, user in enumerate(users)}
     # The ids as a list rather than a subquery: PostgreSQL then estimates the rows well and
-    # scans the class's answers and cards instead of probing an index per learner and question.
+    # scans the class's answers and cards instead of probing an index per learner and question
+    # (one parameter each time: `AnyOf`).
     members = list(index)
-    questions = course_question_ids(classroom)
 
     completions = list(
         LessonProgress.objects.filter(
-            user_id__in=members,
+            AnyOf("user_id", members),
             lesson__course_id=classroom.course_id,
             completed_at__isnull=False,
         ).values_list("user_id", "lesson_id", "completed_at")
     )
-    answered = _answer_figures(users, course_id=classroom.course_id, now=now)
-    cards = _card_figures(users, questions=questions, now=now)
+    todays = _todays(users, now=now)
+    answered = _answer_figures(members, todays, course_id=classroom.course_id)
+    cards = _card_figures(members, todays, course_id=classroom.course_id, now=now)
     assignments = list(Assignment.objects.filter(classroom=classroom).order_by("due_at", "pk"))
     done = assignments_done(assignments=assignments, user_ids=members, completions=completions)
 
@@ -138,13 +152,39 @@ def classroom_progress(*, classroom: Classroom, now: datetime) -> list[LearnerPr
                 streak_days=streak_of(
                     run_start=figures.run[0],
                     run_end=figures.run[1],
-                    today=study_date(user=user, now=now),
+                    today=todays[user.pk].date,
                 ),
                 last_active=figures.last_active,
                 assignments_done=sum(done[(a.pk, user.pk)] for a in assignments),
             )
         )
     return rows
+
+
+@dataclass(frozen=True)
+class _Today:
+    """A learner's current study day: when it began (aware, in their zone), when it ends, and
+    the date that names it."""
+
+    start: datetime
+    end: datetime
+    date: date
+
+
+def _todays(users: Sequence[Member], *, now: datetime) -> dict[int, _Today]:
+    """Each learner's study day, worked out once per time zone and day-start hour."""
+    seen: dict[tuple[str, int], _Today] = {}
+    todays = {}
+    for user in users:
+        key = (user.timezone, user.day_starts_at_hour)
+        if key not in seen:
+            start = day_start_in(*key, now=now)
+            # A day later on the learner's clock: 23 or 25 hours on the day clocks change;
+            # the date is the one the day began on, counted from its start hour.
+            named = (start - timedelta(hours=user.day_starts_at_hour)).date()
+            seen[key] = _Today(start, start + timedelta(days=1), named)
+        todays[user.pk] = seen[key]
+    return todays
 
 
 @dataclass
@@ -161,31 +201,42 @@ class _Answered:
 
 
 def _answer_figures(
-    users: Sequence[User], *, course_id: int, now: datetime
+    members: list[int], todays: dict[int, _Today], *, course_id: int
 ) -> dict[int, _Answered]:
     """Reviews, scores, the last answer and the run of study days per learner from their
     course totals, and the week's reviews from their last seven study days: rollups of the
-    review log (`reviews.rollups`), a row per learner and a few per learner's week, however
-    long their history."""
-    members = [u.pk for u in users]
+    review log (`reviews.rollups`), a row per learner in each of two queries, however long
+    their history."""
     answered: dict[int, _Answered] = defaultdict(_Answered)
-    totals = StudyTotal.objects.filter(user_id__in=members, course_id=course_id).values_list(
+    totals = StudyTotal.objects.filter(AnyOf("user_id", members), course_id=course_id).values_list(
         "user_id", "reviews", "score", "last_at", "run_start", "run_end"
     )
     for user_id, reviews, score, last_at, run_start, run_end in totals:
         figures = answered[user_id]
         figures.answers, figures.score, figures.run = reviews, score, (run_start, run_end)
         figures.saw(last_at)
-    today = {u.pk: study_date(user=u, now=now) for u in users}
-    week = StudyDay.objects.filter(
-        user_id__in=members,
-        course_id=course_id,
-        day__gte=min(today.values()) - _WEEK + timedelta(days=1),
-        reviews__gt=0,
-    ).values_list("user_id", "day", "reviews")
-    for user_id, day, reviews in week:
-        if today[user_id] - _WEEK < day <= today[user_id]:
-            answered[user_id].reviews_7d += reviews
+    # The learners' todays differ by a day or two across time zones: one sum per distinct
+    # today, each over the seven days ending on it, and each learner takes their own.
+    ends = sorted({today.date for today in todays.values()})
+    sums = {
+        f"week_{i}": Sum("reviews", filter=Q(day__gt=end - _WEEK, day__lte=end))
+        for i, end in enumerate(ends)
+    }
+    column = {end: i + 1 for i, end in enumerate(ends)}
+    weeks = (
+        StudyDay.objects.filter(
+            AnyOf("user_id", members),
+            course_id=course_id,
+            day__gt=ends[0] - _WEEK,
+            day__lte=ends[-1],
+        )
+        .values("user_id")
+        .annotate(**sums)
+        .values_list("user_id", *sums)
+        .order_by()
+    )
+    for row in weeks:
+        answered[row[0]].reviews_7d = row[column[todays[row[0]].date]] or 0
     return answered
 
 
@@ -210,33 +261,36 @@ class _CardFigures:
 
 
 def _card_figures(
-    users: Sequence[User], *, questions: QuerySet[Any, Any], now: datetime
+    members: list[int], todays: dict[int, _Today], *, course_id: int, now: datetime
 ) -> _CardFigures:
     """Recall, due and overdue per learner from one query over the class's reviewed cards,
     all computed in the database: due and overdue against each learner's own day, recall by
     the engine's forgetting curve (its constants, with the default parameters)."""
-    starts: dict[tuple[str, int], list[int]] = defaultdict(list)
-    today: dict[tuple[str, int], datetime] = {}
-    for user in users:
-        key = (user.timezone, user.day_starts_at_hour)
-        starts[key].append(user.pk)
-        today[key] = day_start(user=user, now=now)
+    # Learners whose days begin and end at the same moments, wherever they are, share a test.
+    same_day: dict[tuple[datetime, datetime], list[int]] = defaultdict(list)
+    for user_id in members:
+        same_day[todays[user_id].start, todays[user_id].end].append(user_id)
 
-    def due_before(shift: timedelta) -> Q:
+    def due_before(*, day_ends: bool) -> Q:
         return functools.reduce(
             operator.or_,
-            (Q(user_id__in=ids, due__lt=today[key] + shift) for key, ids in starts.items()),
+            (
+                Q(due__lt=end if day_ends else start) & Q(AnyOf("user_id", ids))
+                for (start, end), ids in same_day.items()
+            ),
         )
 
     rows = (
-        Card.objects.filter(user_id__in=[u.pk for u in users], question_id__in=questions)
+        # A card's lesson is its question's, kept in step when content moves a question
+        # (`reviews.deck`): the course's cards without a join through the questions.
+        Card.objects.filter(AnyOf("user_id", members), lesson__course_id=course_id)
         .exclude(state=Card.State.NEW)
         .values("user_id")
         .annotate(
             # By the engine's forgetting curve, in the query (reviews.recall).
-            recall=Avg(recall_now(now), filter=Q(stability__gt=0, last_review__isnull=False)),
-            due_count=Count("pk", filter=Q(suspended=False) & due_before(timedelta(days=1))),
-            overdue_count=Count("pk", filter=Q(suspended=False) & due_before(timedelta(0))),
+            recall=Avg(recall_curve(now), filter=Q(stability__gt=0, last_review__isnull=False)),
+            due_count=Count("pk", filter=Q(suspended=False) & due_before(day_ends=True)),
+            overdue_count=Count("pk", filter=Q(suspended=False) & due_before(day_ends=False)),
         )
         .values_list("user_id", "recall", "due_count", "overdue_count")
         .order_by()
@@ -244,9 +298,9 @@ def _card_figures(
     by_user = {user_id: (recall, due, overdue) for user_id, recall, due, overdue in rows}
     empty = (None, 0, 0)
     return _CardFigures(
-        mean_recall=[by_user.get(u.pk, empty)[0] for u in users],
-        due=[by_user.get(u.pk, empty)[1] for u in users],
-        overdue=[by_user.get(u.pk, empty)[2] for u in users],
+        mean_recall=[by_user.get(pk, empty)[0] for pk in members],
+        due=[by_user.get(pk, empty)[1] for pk in members],
+        overdue=[by_user.get(pk, empty)[2] for pk in members],
     )
 
 
@@ -269,7 +323,7 @@ def assignments_done(
         completions = (
             list(
                 LessonProgress.objects.filter(
-                    user_id__in=user_ids, lesson_id__in=lesson_ids, completed_at__isnull=False
+                    AnyOf("user_id", user_ids), lesson_id__in=lesson_ids, completed_at__isnull=False
                 ).values_list("user_id", "lesson_id", "completed_at")
             )
             if lesson_ids
@@ -281,7 +335,7 @@ def assignments_done(
         first_right = {
             (row["user_id"], row["question_id"]): row["first"]
             for row in Answer.objects.filter(
-                user_id__in=user_ids,
+                AnyOf("user_id", user_ids),
                 question_id__in=question_ids,
                 mode=Answer.Mode.REVIEW,
                 score__gte=1,

@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterable, Sequence
 from typing import Any
 
-from django.db.models import FloatField, Func
+from django.db.models import BooleanField, Expression, F, FloatField, Func
 
 
 class Epoch(Func):
-    """Seconds since 1970 as a float, so timestamps reach NumPy without datetime objects."""
+    """Seconds since 1970 as a float, so timestamps reach NumPy without datetime objects.
 
-    template = "CAST(EXTRACT(EPOCH FROM %(expressions)s) AS double precision)"
+    On PostgreSQL `date_part` gives the double directly: `EXTRACT` computes an exact numeric
+    first (since PostgreSQL 14), which costs a third of an aggregate over 100,000 cards, and
+    rounds to the same double when cast."""
+
+    template = "date_part('epoch', %(expressions)s)"
     output_field = FloatField()
 
     def as_sqlite(self, compiler: Any, connection: Any, **extra_context: Any) -> Any:
@@ -25,3 +31,31 @@ class Epoch(Func):
             ),
             **extra_context,
         )
+
+
+class AnyOf(Expression):
+    """`field IN (ids)` with the ids sent as one parameter, for a filter or an aggregate's
+    filter: an array on PostgreSQL, a JSON list on SQLite. A thousand ids written as a
+    thousand placeholders cost more to prepare and parse than the query takes to run."""
+
+    output_field = BooleanField()
+    conditional = True
+
+    def __init__(self, field: str, ids: Iterable[int]) -> None:
+        super().__init__()
+        self.column: Any = F(field)
+        self.ids = [int(pk) for pk in ids]
+
+    def get_source_expressions(self) -> list[Any]:
+        return [self.column]
+
+    def set_source_expressions(self, exprs: Sequence[Any]) -> None:
+        (self.column,) = exprs
+
+    def as_sql(self, compiler: Any, connection: Any, **extra_context: Any) -> Any:
+        sql, params = compiler.compile(self.column)
+        return f"{sql} = ANY(%s::bigint[])", [*params, self.ids]
+
+    def as_sqlite(self, compiler: Any, connection: Any, **extra_context: Any) -> Any:
+        sql, params = compiler.compile(self.column)
+        return f"{sql} IN (SELECT value FROM json_each(%s))", [*params, json.dumps(self.ids)]

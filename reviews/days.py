@@ -11,8 +11,13 @@ from accounts.models import User
 
 def day_start(*, user: User, now: datetime) -> datetime:
     """When the learner's current study day began, as an aware datetime."""
-    local = now.astimezone(ZoneInfo(user.timezone))
-    start = local.replace(hour=user.day_starts_at_hour, minute=0, second=0, microsecond=0)
+    return day_start_in(user.timezone, user.day_starts_at_hour, now=now)
+
+
+def day_start_in(zone: str, hour: int, *, now: datetime) -> datetime:
+    """When the study day that begins at `hour` in `zone` began, as an aware datetime."""
+    local = now.astimezone(ZoneInfo(zone))
+    start = local.replace(hour=hour, minute=0, second=0, microsecond=0)
     if local < start:
         start -= timedelta(days=1)
     return start

@@ -21,9 +21,14 @@ def recall_now(now: datetime) -> Combinable:
     R = (1 + factor · t / S) ** decay with t the whole days since the last review (none below
     0); 0 for a card with no stability, as `engine.scheduling.retrievability` gives it. Only
     for cards with a last review."""
+    return Case(When(stability__gt=0, then=recall_curve(now)), default=Value(0.0))
+
+
+def recall_curve(now: datetime) -> Combinable:
+    """The curve of `recall_now` alone, for cards already filtered to a positive stability and
+    a last review (an aggregate over a class's cards spends less on each)."""
     decay, factor = forgetting_curve()
     elapsed_days = Greatest(
         Floor((Value(now.timestamp()) - Epoch("last_review")) / Value(_DAY_SECONDS)), Value(0.0)
     )
-    curve = Power(Value(1.0) + Value(factor) * elapsed_days / F("stability"), Value(decay))
-    return Case(When(stability__gt=0, then=curve), default=Value(0.0))
+    return Power(Value(1.0) + Value(factor) * elapsed_days / F("stability"), Value(decay))

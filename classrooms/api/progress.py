@@ -3,7 +3,6 @@ streamed as CSV with formula-like cells escaped."""
 
 import csv
 from collections.abc import Iterator
-from dataclasses import asdict
 from typing import Any
 
 from django.http import StreamingHttpResponse
@@ -121,9 +120,10 @@ class ProgressView(APIView):
     def get(self, request: Request, classroom_id: int) -> Any:
         access = teacher_or_403(request, classroom_id)
         ProgressQuery(data=request.query_params).is_valid(raise_exception=True)
+        # Each row's own fields (plain values, nothing to copy deeply: `asdict` would take
+        # longer than the queries' Python at a thousand learners).
         learners = [
-            asdict(row)
-            for row in classroom_progress(classroom=access.classroom, now=timezone.now())
+            vars(row) for row in classroom_progress(classroom=access.classroom, now=timezone.now())
         ]
         if request.accepted_renderer.format != "csv":
             # Plain values already (the renderer writes datetimes as ISO 8601, like the

@@ -4,6 +4,7 @@ class, the CSV safe to open in a spreadsheet, and a fixed number of queries."""
 import csv
 import io
 from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.db import connection
@@ -289,3 +290,67 @@ def test_a_class_without_cards_or_answers_has_empty_figures():
         ("amy", 0, 0, None),
         ("ben", 0, 0, None),
     ]
+
+
+# --- each learner's own day, wherever they are -----------------------------------------------
+
+
+def test_the_week_of_reviews_ends_on_each_learners_own_today():
+    """At noon UTC on the 10th it is still the 9th for a Honolulu learner whose day starts at
+    4, and already the 11th on Kiritimati: three different weeks, summed in one query."""
+    course = CourseFactory()
+    question = QuestionFactory(lesson=LessonFactory(course=course))
+    classroom = ClassroomFactory(course=course)
+    zones = {
+        "hono": ("Pacific/Honolulu", 4),  # 02:00 on the 10th: the day of the 9th
+        "utc": ("UTC", 0),  # the 10th
+        "kiri": ("Pacific/Kiritimati", 0),  # 02:00 on the 11th
+    }
+    for name, (zone, hour) in zones.items():
+        learner = UserFactory(username=name, timezone=zone, day_starts_at_hour=hour)
+        MembershipFactory(classroom=classroom, user=learner)
+        # On each of their days from the 2nd, as many reviews as the day's number less one,
+        # early in the day (and none yet to come): each week has a sum of its own.
+        for day in range(2, 12):
+            start = datetime(2026, 3, day, hour, 30, tzinfo=ZoneInfo(zone)).astimezone(UTC)
+            for k in range(day - 1):
+                if start + timedelta(minutes=k) <= NOW:
+                    answer(learner, question, at=start + timedelta(minutes=k), score=1)
+    rebuild_everyone()
+
+    rows = {row.username: row for row in classroom_progress(classroom=classroom, now=NOW)}
+
+    # hono: days 3 to 9 (2 + ... + 8); utc: 4 to 10 (3 + ... + 9); kiri: 5 to 11 (4 + ... + 10).
+    assert {name: row.reviews_7d for name, row in rows.items()} == {
+        "hono": 35, "utc": 42, "kiri": 49,
+    }  # fmt: skip
+    assert {name: row.answers for name, row in rows.items()} == {
+        "hono": 36, "utc": 45, "kiri": 55,
+    }  # fmt: skip
+    assert {name: row.streak_days for name, row in rows.items()} == {
+        "hono": 8, "utc": 9, "kiri": 10,
+    }  # fmt: skip
+
+
+def test_due_today_ends_at_the_learners_midnight_on_the_day_clocks_go_forward():
+    """Berlin's clocks go forward on 29 March 2026: that day runs from 23:00 UTC on the 28th
+    to 22:00 UTC on the 29th, 23 hours, and a card due at 22:30 UTC is tomorrow's."""
+    course = CourseFactory()
+    first, second = QuestionFactory.create_batch(2, lesson=LessonFactory(course=course))
+    classroom = ClassroomFactory(course=course)
+    berlin = UserFactory(username="berlin", timezone="Europe/Berlin", day_starts_at_hour=0)
+    london = UserFactory(username="london", timezone="UTC", day_starts_at_hour=23)
+    for user in (berlin, london):
+        MembershipFactory(classroom=classroom, user=user)
+    now = datetime(2026, 3, 29, 10, 0, tzinfo=UTC)
+    for user in (berlin, london):
+        # london's day also began at 23:00 UTC on the 28th, but is 24 hours long.
+        card(user, first, stability=3, last_review=now - timedelta(days=1),
+             due=datetime(2026, 3, 29, 21, 30, tzinfo=UTC))  # fmt: skip
+        card(user, second, stability=3, last_review=now - timedelta(days=1),
+             due=datetime(2026, 3, 29, 22, 30, tzinfo=UTC))  # fmt: skip
+
+    rows = {row.username: row for row in classroom_progress(classroom=classroom, now=now)}
+
+    assert (rows["berlin"].due, rows["london"].due) == (1, 2)
+    assert (rows["berlin"].overdue, rows["london"].overdue) == (0, 0)
