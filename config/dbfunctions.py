@@ -54,7 +54,9 @@ class AnyOf(Expression):
 
     def as_sql(self, compiler: Any, connection: Any, **extra_context: Any) -> Any:
         sql, params = compiler.compile(self.column)
-        return f"{sql} = ANY(%s::bigint[])", [*params, self.ids]
+        # The array's text, written here: psycopg would check each element for quoting.
+        ids = "{" + ",".join(map(str, self.ids)) + "}"
+        return f"{sql} = ANY(%s::bigint[])", [*params, ids]
 
     def as_sqlite(self, compiler: Any, connection: Any, **extra_context: Any) -> Any:
         sql, params = compiler.compile(self.column)

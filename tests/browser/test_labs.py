@@ -110,6 +110,8 @@ def test_the_angles_squeeze_towards_90_degrees_as_the_dimensions_grow(open_brows
     # The slider ends where the budget does at these dimensions.
     vectors = page.get_by_role("slider", name=re.compile("Vectors"))
     expect(vectors).to_have_attribute("max", "122")
+    # and the value shown beside it is the one drawn, not the 300 asked for.
+    expect(page.locator("#vectors-value")).to_have_text("122")
     # 300 vectors are more than the budget allows at GPT-3's width: the page says so.
     assert page.locator("#lab-vectors").inner_text() == "122"
     assert "the most that fit" in page.locator("#lab-result").inner_text()

@@ -5,6 +5,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from scipy import stats
 
 from engine import labs
 
@@ -109,6 +110,36 @@ def test_angles_between_random_directions_squeeze_towards_90_degrees() -> None:
     assert histogram.mean_degrees == pytest.approx(90, abs=0.5)
     assert histogram.std_degrees == pytest.approx(histogram.expected_std_degrees, rel=0.1)
     assert histogram.within_5_degrees_of_90 > 0.5
+
+
+@pytest.mark.parametrize("dims", [39, 40, 41, 300])
+def test_drawing_in_the_vectors_own_basis_gives_the_angles_of_full_gaussian_vectors(
+    dims: int,
+) -> None:
+    """At or above as many dimensions as vectors the lab draws no full vectors: the cosines
+    it gives must still have the moments of two random directions' (mean 0, variance 1/d,
+    fourth moment 3/(d(d+2))) and the same smallest angle as vectors drawn in full."""
+    vectors, draws = 40, 400
+    rng = np.random.default_rng(11)
+    cosines, smallest, smallest_full = [], [], []
+    for _ in range(draws):
+        histogram = labs.near_orthogonal(dims=dims, vectors=vectors, rng=rng, bins=180)
+        smallest.append(histogram.min_degrees)
+        full = rng.standard_normal((vectors, dims))
+        full /= np.linalg.norm(full, axis=1, keepdims=True)
+        upper = np.triu_indices(vectors, k=1)
+        smallest_full.append(np.degrees(np.arccos((full @ full.T)[upper].max())))
+        points = labs._directions(rng, dims=dims, vectors=vectors).astype(np.float64)
+        points /= np.linalg.norm(points, axis=1, keepdims=True)
+        cosines.append((points @ points.T)[upper])
+    every = np.concatenate(cosines)
+
+    assert abs(every.mean()) < 0.003
+    assert every.var() == pytest.approx(1 / dims, rel=0.02)
+    assert (every**4).mean() == pytest.approx(3 / (dims * (dims + 2)), rel=0.05)
+    # The extremes come from the whole joint law, not just each pair's: compare them too.
+    assert np.mean(smallest) == pytest.approx(np.mean(smallest_full), rel=0.01)
+    assert stats.ks_2samp(smallest, smallest_full).pvalue > 0.001
 
 
 def test_few_dimensions_spread_the_angles_wide() -> None:

@@ -166,8 +166,18 @@ ANGLES = "/labs/near-orthogonal/"
 
 
 def drawn_here(*, dims, vectors, seed):
-    """The angles between every pair, drawn as the lab draws them but computed here."""
-    points = np.random.default_rng(seed).standard_normal((vectors, dims), dtype=np.float32)
+    """The angles between every pair, drawn as the lab draws them but computed here: every
+    coordinate below as many dimensions as vectors, and at or above it each vector's
+    coordinates in the basis Gram-Schmidt gives them (normal, and on the diagonal the root
+    of a chi-squared with one degree fewer for each vector before it)."""
+    rng = np.random.default_rng(seed)
+    if dims < vectors:
+        points = rng.standard_normal((vectors, dims), dtype=np.float32)
+    else:
+        points = rng.standard_normal((vectors, vectors))
+        for i in range(vectors):
+            points[i, i + 1 :] = 0.0
+        points[range(vectors), range(vectors)] = np.sqrt(rng.chisquare(dims - np.arange(vectors)))
     points = points.astype(np.float64)  # the same draw, the angles worked out in doubles
     points /= np.sqrt((points**2).sum(axis=1))[:, None]
     i, j = np.triu_indices(vectors, k=1)

@@ -71,20 +71,25 @@
   });
 
   // A slider's live value: an <output> named by the slider's data-output follows it.
-  document.addEventListener("input", function (event) {
-    var slider = event.target;
+  function showValue(slider) {
     var name = slider && slider.getAttribute && slider.getAttribute("data-output");
     var output = name && document.getElementById(name);
     // Written as the server writes numbers: thousands separated, a true minus sign.
     if (output) output.textContent = Number(slider.value).toLocaleString("en-GB").replace("-", "\u2212");
+  }
+  document.addEventListener("input", function (event) {
+    showValue(event.target);
   });
 
   // A slider whose end depends on another control: the hint beside it, swapped in with the
-  // result, names the slider and its new end.
+  // result, names the slider and its new end. A slider past its new end moves back to it
+  // without an input event, so its shown value is written again.
   document.addEventListener("htmx:afterSettle", function () {
     document.querySelectorAll("[data-slider][data-max]").forEach(function (hint) {
       var slider = document.getElementById(hint.getAttribute("data-slider"));
-      if (slider) slider.max = hint.getAttribute("data-max");
+      if (!slider) return;
+      slider.max = hint.getAttribute("data-max");
+      showValue(slider);
     });
   });
 
