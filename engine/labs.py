@@ -32,7 +32,7 @@ MAX_MAGNITUDE = 1_000_000
 # the work of drawing every coordinate, which the lab does below as many dimensions as
 # vectors, and there the budget keeps a request to a few tens of milliseconds; at or above it
 # the lab draws only what the angles depend on (`_directions`), so the same inputs take far
-# less (122 vectors at GPT-3's width, 12,288, the most the budget allows there: 1.5 ms).
+# less (122 vectors at GPT-3's width, 12,288, the most the budget allows there: about 1 ms).
 WORK_BUDGET = 250_000_000
 DRAW_COST, PAIR_COST = 100, 1_000
 MIN_DIMS, MAX_DIMS = 2, 100_000
@@ -280,9 +280,9 @@ def _directions(
     i-th has i coordinates, the last the root of a chi-squared draw with dims - i + 1 degrees
     of freedom, the others standard normal. Their dot products have exactly the law of the
     full vectors', from vectors² / 2 draws instead of vectors x dims: at 100,000 dimensions
-    a request no longer spends its time drawing millions of numbers it reduces to a few
-    hundred. With fewer dimensions the coordinates are drawn as they are, in single
-    precision (a cosine's error near 1e-6, far finer than a bin)."""
+    a request no longer draws 2.2 million numbers for 231 angles. With fewer dimensions the
+    coordinates are drawn as they are, in single precision (a cosine's error near 1e-6, far
+    finer than a bin)."""
     if dims < vectors:
         return generator.standard_normal((vectors, dims), dtype=np.float32)
     basis = np.tril(generator.standard_normal((vectors, vectors)), k=-1)
