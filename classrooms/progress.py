@@ -31,7 +31,7 @@ from classrooms.models import Assignment, Classroom, Membership
 from config.dbfunctions import AnyOf, Epoch
 from course.models import LessonProgress
 from quizzes.models import Question
-from reviews.days import day_start_in
+from reviews.days import date_of_day, day_start_in
 from reviews.models import Answer, Card, StudyDay, StudyTotal
 from reviews.recall import recall_curve
 from reviews.rollups import streak_of
@@ -110,11 +110,10 @@ def classroom_progress(*, classroom: Classroom, now: datetime) -> list[LearnerPr
     users = classroom_members(classroom)
     if not users:
         return []
-    index = {user.pk: i for i, user in enumerate(users)}
     # The ids as a list rather than a subquery: PostgreSQL then estimates the rows well and
     # scans the class's answers and cards instead of probing an index per learner and question
     # (one parameter each time: `AnyOf`).
-    members = list(index)
+    members = [user.pk for user in users]
 
     completions = list(
         LessonProgress.objects.filter(
@@ -179,10 +178,9 @@ def _todays(users: Sequence[Member], *, now: datetime) -> dict[int, _Today]:
         key = (user.timezone, user.day_starts_at_hour)
         if key not in seen:
             start = day_start_in(*key, now=now)
-            # A day later on the learner's clock: 23 or 25 hours on the day clocks change;
-            # the date is the one the day began on, counted from its start hour.
-            named = (start - timedelta(hours=user.day_starts_at_hour)).date()
-            seen[key] = _Today(start, start + timedelta(days=1), named)
+            # A day later on the learner's clock: 23 or 25 hours on the day clocks change.
+            end = start + timedelta(days=1)
+            seen[key] = _Today(start, end, date_of_day(start, hour=user.day_starts_at_hour))
         todays[user.pk] = seen[key]
     return todays
 

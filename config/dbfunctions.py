@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from django.db.models import BooleanField, Expression, F, FloatField, Func
@@ -41,10 +41,13 @@ class AnyOf(Expression):
     output_field = BooleanField()
     conditional = True
 
-    def __init__(self, field: str, ids: Iterable[int]) -> None:
+    def __init__(self, field: str, ids: Sequence[int]) -> None:
         super().__init__()
+        if not all(isinstance(pk, int) and not isinstance(pk, bool) for pk in ids):
+            raise TypeError("AnyOf takes a list of whole numbers")
         self.column: Any = F(field)
-        self.ids = [int(pk) for pk in ids]
+        # A list itself, not a copy: `config.rows.Prepared` finds its parameter by identity.
+        self.ids = ids if isinstance(ids, list) else list(ids)
 
     def get_source_expressions(self) -> list[Any]:
         return [self.column]
@@ -54,9 +57,7 @@ class AnyOf(Expression):
 
     def as_sql(self, compiler: Any, connection: Any, **extra_context: Any) -> Any:
         sql, params = compiler.compile(self.column)
-        # The array's text, written here: psycopg would check each element for quoting.
-        ids = "{" + ",".join(map(str, self.ids)) + "}"
-        return f"{sql} = ANY(%s::bigint[])", [*params, ids]
+        return f"{sql} = ANY(%s::bigint[])", [*params, self.ids]
 
     def as_sqlite(self, compiler: Any, connection: Any, **extra_context: Any) -> Any:
         sql, params = compiler.compile(self.column)

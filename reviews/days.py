@@ -25,7 +25,12 @@ def day_start_in(zone: str, hour: int, *, now: datetime) -> datetime:
 
 def study_date(*, user: User, now: datetime) -> date:
     """The date that names the learner's current study day (the day it began on)."""
-    return (day_start(user=user, now=now) - timedelta(hours=user.day_starts_at_hour)).date()
+    return date_of_day(day_start(user=user, now=now), hour=user.day_starts_at_hour)
+
+
+def date_of_day(start: datetime, *, hour: int) -> date:
+    """The date that names the study day that began at `start`, `hour` o'clock."""
+    return (start - timedelta(hours=hour)).date()
 
 
 def streak(active: set[date], today: date) -> int:

@@ -20,17 +20,16 @@ from typing import Any
 
 from django.db import connection
 from django.db.models import (
-    BooleanField,
     Count,
     Prefetch,
     Q,
     QuerySet,
     prefetch_related_objects,
 )
-from django.db.models.expressions import RawSQL
 
 from accounts.models import User
 from config import rows
+from config.dbfunctions import AnyOf
 from course import revisions
 from course.models import Lesson
 from course.selectors import user_is_pro
@@ -269,7 +268,7 @@ def _in_lesson(
     """`_cards` of one lesson but those of the questions `left_out`, in `order`."""
     return (
         _cards(new, **values)
-        .filter(_array_has("question_id", left_out, negated=True), lesson_id=lesson_id)
+        .filter(~Q(AnyOf("question_id", left_out)), lesson_id=lesson_id)
         .order_by(*order)
         .values_list(*columns)
     )
@@ -286,7 +285,7 @@ def _reviewed(
     """Due `_cards` of these questions reviewed since `started`, in `order`."""
     return (
         _cards(False, **values)
-        .filter(_array_has("question_id", question_ids), last_review__gte=started)
+        .filter(AnyOf("question_id", question_ids), last_review__gte=started)
         .order_by(*order)
         .values_list(*columns)
     )
@@ -362,14 +361,6 @@ def _first(
             return [row[: len(fields)] for row in cursor.fetchall()]
 
     return read
-
-
-def _array_has(name: str, ids: list[int], *, negated: bool = False) -> RawSQL:
-    """True for a card whose `name` is among `ids` (a PostgreSQL array), or with `negated`
-    not among them."""
-    column = f"{quote(Card._meta.db_table)}.{quote(name)}"
-    test = f"{column} = ANY(%s::bigint[])"
-    return RawSQL(f"NOT ({test})" if negated else test, (ids,), output_field=BooleanField())
 
 
 _lessons: revisions.Kept[list[tuple[int, str, str]]] = revisions.Kept(size=1)
