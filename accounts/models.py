@@ -38,7 +38,10 @@ class User(AbstractUser):
         FREE = "free", "Free"
         PRO = "pro", "Pro"
 
-    plan = models.CharField(max_length=8, choices=Plan.choices, default=Plan.FREE)
+    # When the user's Pro ends: the latest end among their open grants (`Grant`), kept here by
+    # `accounts.entitlements` in the transaction that changes a grant, so a request knows its
+    # plan from the user row it already has. None: never had Pro; in the past: Pro has ended.
+    pro_until = models.DateTimeField(null=True, blank=True, editable=False)
     timezone = models.CharField(max_length=64, default="UTC", validators=[validate_timezone])
     desired_retention = models.FloatField(
         default=0.9, validators=[MinValueValidator(0.7), MaxValueValidator(0.99)]
@@ -79,7 +82,12 @@ class User(AbstractUser):
 
     @property
     def is_pro(self) -> bool:
-        return self.plan == self.Plan.PRO
+        """Whether the user has Pro now (`accounts.entitlements.has_pro` is the rule)."""
+        return self.pro_until is not None and self.pro_until > timezone.now()
+
+    @property
+    def plan(self) -> str:
+        return self.Plan.PRO if self.is_pro else self.Plan.FREE
 
     # A session carries this hash and is refused once it stops matching. Django's hashes the
     # password alone; adding when the user was signed out everywhere ends every session at
@@ -114,6 +122,7 @@ class Notification(models.Model):
         LEECH = "leech", "Leech"
         DIGEST = "digest", "Weekly class digest"
         EXPORT = "export", "Export ready"
+        BILLING = "billing", "Billing"
 
     user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="notifications")
     kind = models.CharField(max_length=16, choices=Kind.choices)
@@ -144,3 +153,137 @@ class Notification(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} for {self.user_id}: {self.title}"
+
+
+class Grant(models.Model):
+    """One reason a user has Pro, from when until when. A user has Pro while any open grant has
+    not reached its end; `User.pro_until` holds the latest such end.
+
+    `reference` names the thing behind the grant within its source (a Stripe subscription's
+    id, a licence code's id, `classroom:<id>`, a note from staff), so the source can find,
+    extend and end its own grant again; at most one open grant per user, source and reference.
+    """
+
+    class Source(models.TextChoices):
+        SUBSCRIPTION = "subscription", "Subscription"
+        LICENCE = "licence", "Licence code"
+        CLASSROOM = "classroom", "Classroom seat"
+        STAFF = "staff", "Granted by staff"
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="grants")
+    source = models.CharField(max_length=16, choices=Source.choices)
+    reference = models.CharField(max_length=80)
+    starts_at = models.DateTimeField(default=timezone.now)
+    # None: until it is ended (a classroom seat, staff's grant without an end).
+    ends_at = models.DateTimeField(null=True, blank=True)
+    # Set when the grant was ended before its end: the learner left the class, the
+    # subscription was cancelled, staff revoked it. An ended grant gives nothing.
+    ended_at = models.DateTimeField(null=True, blank=True)
+    note = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "source", "reference"],
+                condition=models.Q(ended_at__isnull=True),
+                name="grant_open_once",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(ends_at__isnull=True)
+                | models.Q(ends_at__gte=models.F("starts_at")),
+                name="grant_ends_after_start",
+            ),
+        ]
+        indexes = [models.Index(fields=["source", "reference"], name="grant_source_reference")]
+
+    def __str__(self) -> str:
+        return f"{self.get_source_display()} for {self.user_id}"
+
+
+LICENCE_CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+"""Capitals and digits without look-alikes, as for join codes."""
+LICENCE_CODE_LENGTH = 16
+
+
+class LicenceBatch(models.Model):
+    """Codes made at once for a school or a team: each gives `days` of Pro to the one learner
+    who redeems it first, if redeemed before `expires_at`."""
+
+    name = models.CharField(max_length=120, help_text="Who the codes are for, e.g. a school.")
+    days = models.PositiveSmallIntegerField(
+        validators=[MinValueValidator(1), MaxValueValidator(3_660)],
+        help_text="Days of Pro each code gives.",
+    )
+    expires_at = models.DateTimeField(help_text="Codes not redeemed by then no longer work.")
+    created_by = models.ForeignKey(
+        User, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        verbose_name_plural = "licence batches"
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class LicenceCode(models.Model):
+    batch = models.ForeignKey(LicenceBatch, on_delete=models.CASCADE, related_name="codes")
+    code = models.CharField(max_length=LICENCE_CODE_LENGTH, unique=True)
+    # Kept when the redeemer deletes their account: a code is used once, whoever used it.
+    redeemed_at = models.DateTimeField(null=True, blank=True)
+    redeemed_by = models.ForeignKey(
+        User, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["batch", "pk"]
+
+    def __str__(self) -> str:
+        return self.grouped
+
+    @property
+    def grouped(self) -> str:
+        """The code as printed for people: groups of four."""
+        return "-".join(self.code[i : i + 4] for i in range(0, len(self.code), 4))
+
+
+class Subscription(models.Model):
+    """A Stripe subscription to Pro, as Stripe's events last described it."""
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="subscriptions")
+    stripe_subscription_id = models.CharField(max_length=255, unique=True)
+    stripe_customer_id = models.CharField(max_length=255, db_index=True)
+    status = models.CharField(max_length=32)
+    current_period_end = models.DateTimeField(null=True, blank=True)
+    # When Stripe created the last event applied here: an older event arriving late changes
+    # nothing.
+    event_created_at = models.DateTimeField()
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-updated_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.stripe_subscription_id} ({self.status})"
+
+
+class BillingEvent(models.Model):
+    """Every event Stripe delivered with a valid signature, once per event id, and what it did."""
+
+    event_id = models.CharField(max_length=255, unique=True)
+    type = models.CharField(max_length=100)
+    created_at = models.DateTimeField(help_text="When Stripe created the event.")
+    received_at = models.DateTimeField(auto_now_add=True)
+    payload = models.JSONField()
+    outcome = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["-received_at", "-pk"]
+        indexes = [models.Index(fields=["type", "received_at"], name="billing_event_type")]
+
+    def __str__(self) -> str:
+        return f"{self.type} {self.event_id}"

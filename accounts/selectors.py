@@ -10,7 +10,7 @@ from django.utils import timezone
 from knox.models import AuthToken
 
 from accounts import exports
-from accounts.models import Notification, User
+from accounts.models import LicenceCode, Notification, User
 from accounts.services import SETTINGS_FIELDS
 
 
@@ -37,6 +37,7 @@ def export_profile(user: User) -> dict[str, Any]:
         "first_name": user.first_name,
         "last_name": user.last_name,
         "plan": user.plan,
+        "pro_until": _iso(user.pro_until),
         "is_active": user.is_active,
         "is_staff": user.is_staff,
         "is_superuser": user.is_superuser,
@@ -61,6 +62,36 @@ def export_profile(user: User) -> dict[str, Any]:
             "email_reminders": user.email_reminders,
             "reminded_on": _iso(user.reminded_on),
         },
+    }
+
+
+def export_pro(user: User) -> dict[str, Any]:
+    """Where the user's Pro came from: every grant, subscription and licence code redeemed."""
+    return {
+        "grants": [
+            {
+                "source": g.source,
+                "reference": g.reference,
+                "starts_at": g.starts_at.isoformat(),
+                "ends_at": _iso(g.ends_at),
+                "ended_at": _iso(g.ended_at),
+                "note": g.note,
+            }
+            for g in user.grants.order_by("pk")
+        ],
+        "subscriptions": [
+            {
+                "stripe_subscription_id": s.stripe_subscription_id,
+                "stripe_customer_id": s.stripe_customer_id,
+                "status": s.status,
+                "current_period_end": _iso(s.current_period_end),
+            }
+            for s in user.subscriptions.order_by("pk")
+        ],
+        "licence_codes_redeemed": [
+            {"code": c.grouped, "batch": c.batch.name, "redeemed_at": _iso(c.redeemed_at)}
+            for c in LicenceCode.objects.filter(redeemed_by=user).select_related("batch")
+        ],
     }
 
 

@@ -125,7 +125,8 @@ def accounts_made(path: Path) -> None:
     """Learners with tokens, a class of them with its teacher; written to `path`."""
     from django.utils import timezone
 
-    from accounts.models import User
+    from accounts import entitlements
+    from accounts.models import Grant, User
     from accounts.services import token_create
     from classrooms.models import Classroom, Membership
     from course.models import Course, Lesson
@@ -139,7 +140,8 @@ def accounts_made(path: Path) -> None:
     learners = []
     now = timezone.now()
     for n in range(LEARNERS):
-        user = User.objects.create_user(f"load-{n}", password="!", plan="pro")
+        user = User.objects.create_user(f"load-{n}", password="!")
+        entitlements.grant_add(user_id=user.pk, source=Grant.Source.STAFF, reference="load")
         Membership.objects.create(classroom=room, user=user)
         deck_refresh(user=user, now=now)  # the deck made, as after a learner's first queue
         learners.append(token_create(user=user)[1])

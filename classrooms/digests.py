@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime, timedelta
+from typing import Any
 
 from accounts.models import Notification, User
 from accounts.services import notification_create
@@ -54,6 +55,25 @@ def teacher_digest(*, teacher: User, now: datetime) -> Notification | None:
     key = week_key(now)
     if Notification.objects.filter(user=teacher, key=key).exists():
         return None
+    sections, summary = digest_sections(teacher=teacher, now=now)
+    if not sections:
+        return None
+    notification, created = notification_create(
+        user_id=teacher.pk,
+        kind=Notification.Kind.DIGEST,
+        key=key,
+        title=f"Your classes, week of {(now - timedelta(days=now.weekday())).date():%d %B %Y}",
+        body="\n\n".join(sections),
+        data={"classrooms": summary},
+        email=bool(teacher.email),
+        now=now,
+    )
+    return notification if created else None
+
+
+def digest_sections(*, teacher: User, now: datetime) -> tuple[list[str], list[dict[str, Any]]]:
+    """The digest's text, one section per classroom with members, and
+    its figures: what the e-mail says and the digest page shows."""
     classrooms = list(
         Classroom.objects.filter(teacher=teacher).select_related("course").order_by("name", "pk")
     )
@@ -96,19 +116,7 @@ def teacher_digest(*, teacher: User, now: datetime) -> Notification | None:
                 "hardest": [item.question for item in hardest],
             }
         )
-    if not sections:
-        return None
-    notification, created = notification_create(
-        user_id=teacher.pk,
-        kind=Notification.Kind.DIGEST,
-        key=key,
-        title=f"Your classes, week of {(now - timedelta(days=now.weekday())).date():%d %B %Y}",
-        body="\n\n".join(sections),
-        data={"classrooms": summary},
-        email=bool(teacher.email),
-        now=now,
-    )
-    return notification if created else None
+    return sections, summary
 
 
 def _behind(progress: list[LearnerProgress], now: datetime) -> list[str]:

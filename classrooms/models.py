@@ -30,6 +30,12 @@ class Classroom(models.Model):
     members = models.ManyToManyField(
         settings.AUTH_USER_MODEL, through="Membership", related_name="classrooms", blank=True
     )
+    # Pro seats a school's licence gives this class: its first `pro_seats` members (by when
+    # they joined) have Pro while they are members. Set by staff in the admin.
+    pro_seats = models.PositiveIntegerField(default=0)
+    # An archived class is read-only: its code no longer joins, its assignments are not shown
+    # to learners, and its seats are handed back. The teacher can still read it, and restore it.
+    archived_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -38,6 +44,10 @@ class Classroom(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def is_archived(self) -> bool:
+        return self.archived_at is not None
 
 
 class Membership(models.Model):

@@ -78,19 +78,25 @@ class Member(NamedTuple):
     day_starts_at_hour: int
 
 
-def classroom_members(classroom: Classroom) -> list[Member]:
+def classroom_members(classroom: Classroom, *, only: int | None = None) -> list[Member]:
     """The current members by username, as plain rows (a thousand model instances would
-    cost more than the query)."""
+    cost more than the query); `only`: that one member, if they are one."""
+    users = User.objects.filter(memberships__classroom=classroom)
+    if only is not None:
+        users = users.filter(pk=only)
     return [
         Member(*row)
-        for row in User.objects.filter(memberships__classroom=classroom)
-        .order_by("username", "pk")
-        .values_list("pk", "username", "timezone", "day_starts_at_hour")
+        for row in users.order_by("username", "pk").values_list(
+            "pk", "username", "timezone", "day_starts_at_hour"
+        )
     ]
 
 
-def classroom_progress(*, classroom: Classroom, now: datetime) -> list[LearnerProgress]:
-    """One row per current member, ordered by username. Seven queries, whatever the size;
+def classroom_progress(
+    *, classroom: Classroom, now: datetime, only: int | None = None
+) -> list[LearnerProgress]:
+    """One row per current member (`only`: that member's row alone, none if they are not
+    one), ordered by username. Seven queries, whatever the size;
     the figures over answers come from the review log's rollups (`reviews.rollups`).
 
     - lessons_completed: lessons of the course completed.
@@ -107,7 +113,7 @@ def classroom_progress(*, classroom: Classroom, now: datetime) -> list[LearnerPr
     - assignments_done: the classroom's assignments done before they were due (by when the
       server received the answers).
     """
-    users = classroom_members(classroom)
+    users = classroom_members(classroom, only=only)
     if not users:
         return []
     # The ids as a list rather than a subquery: PostgreSQL then estimates the rows well and

@@ -186,6 +186,35 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
         "Wait the number of seconds in the Retry-After header, then try again. Answers sent "
         "with an idempotency key or client_id are never counted twice.",
     ),
+    "billing-not-configured": ProblemType(
+        "Billing is not set up here",
+        503,
+        "This Residual takes no payments: it has no Stripe keys. Pro comes from a licence "
+        "code, a class with Pro seats, or the people who run it.",
+        "Redeem a licence code (POST /api/v1/licences/redeem/) or ask whoever runs this site.",
+    ),
+    "billing-unavailable": ProblemType(
+        "The payment provider did not answer",
+        502,
+        "Stripe could not be reached or refused the request, so no checkout or portal page "
+        "was made. Nothing was charged and nothing changed.",
+        "Try again in a minute.",
+    ),
+    "bad-signature": ProblemType(
+        "The event's signature does not check out",
+        400,
+        "A billing event must carry Stripe's signature of its exact body, made with this "
+        "site's webhook secret in the last five minutes. This one did not, so it was ignored.",
+        "Send events from Stripe itself, to the endpoint its dashboard names.",
+    ),
+    "licence-refused": ProblemType(
+        "The licence code gives nothing",
+        400,
+        "The code is not one of ours, has been used already, or has expired; errors names "
+        "which, with the field `code`.",
+        "Check the code as it was printed (dashes and case do not matter); a used or expired "
+        "code needs a new one from whoever gave it to you.",
+    ),
     "error": ProblemType(
         "Request failed",
         400,

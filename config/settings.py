@@ -313,6 +313,8 @@ REST_FRAMEWORK = {
         "reports": os.environ.get("THROTTLE_REPORTS", "30/hour"),
         "answers": os.environ.get("THROTTLE_ANSWERS", "120/min"),
         "join": os.environ.get("THROTTLE_JOIN", "20/hour"),
+        "licences": os.environ.get("THROTTLE_LICENCES", "10/hour"),
+        "billing": os.environ.get("THROTTLE_BILLING", "20/hour"),
         # A lab's page asks again each time a slider stops moving.
         "labs-anonymous": os.environ.get("THROTTLE_LABS_ANONYMOUS", "120/min"),
         "labs": os.environ.get("THROTTLE_LABS", "300/min"),
@@ -448,3 +450,17 @@ EXPORT_LINK_SECONDS = env_int("EXPORT_LINK_SECONDS", 24 * 3600)
 EXPORT_PREPARING_SECONDS = 15 * 60  # asking again meanwhile starts nothing new
 # A learner's scheduler is refitted once this many reviews have come since the last fit.
 REFIT_NEW_REVIEWS = env_int("REFIT_NEW_REVIEWS", 200)
+
+# --- Billing (Stripe) ----------------------------------------------------------------------
+# All three set: the plans page offers Pro by subscription, through Stripe Checkout and the
+# customer portal. Any missing: billing is "not set up", and Pro comes from licence codes,
+# classroom seats and staff only. The webhook's secret verifies every event Stripe sends.
+STRIPE_SECRET_KEY = os.environ.get("STRIPE_SECRET_KEY", "")
+STRIPE_WEBHOOK_SECRET = os.environ.get("STRIPE_WEBHOOK_SECRET", "")
+STRIPE_PRICE_PRO = os.environ.get("STRIPE_PRICE_PRO", "")
+# Seconds Stripe may take to reach us, as Stripe's own libraries allow by default: a signed
+# event older than this is refused, so a captured one cannot be replayed later.
+STRIPE_WEBHOOK_TOLERANCE = int(os.environ.get("STRIPE_WEBHOOK_TOLERANCE", "300"))
+# Where the Stripe API is; empty for Stripe itself. A stand-in (stripe-mock, a test's server)
+# for running without the internet.
+STRIPE_API_BASE = os.environ.get("STRIPE_API_BASE", "")

@@ -32,6 +32,7 @@ urlpatterns = [
     path("", include("accounts.web.urls")),
     path("", include("course.web.urls")),
     path("", include("reviews.web.urls")),
+    path("", include("classrooms.web.urls")),
 ]
 
 # Problem documents under /api/, pages in the site's layout elsewhere.

@@ -18,6 +18,7 @@ from django.core.cache import cache
 from django.db.models import Count, Max, Prefetch, Q, QuerySet
 from redis.exceptions import RedisError
 
+from accounts import entitlements
 from accounts.models import User
 from course import revisions
 from course.models import Access, Course, GlossaryTerm, Lesson, LessonProgress, Report, Section
@@ -29,8 +30,8 @@ QUESTION_MODEL: str = "quizzes" + ".Question"
 logger = logging.getLogger(__name__)
 
 
-def user_is_pro(user: Any) -> bool:
-    return bool(getattr(user, "is_authenticated", False) and user.plan == User.Plan.PRO)
+# Whether the caller has Pro now: the one rule, kept in accounts (grants and their ends).
+user_is_pro = entitlements.has_pro
 
 
 def can_read(user: Any, access: str) -> bool:

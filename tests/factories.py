@@ -6,7 +6,8 @@ import factory
 from django.utils import timezone
 from factory.django import DjangoModelFactory
 
-from accounts.models import User
+from accounts import entitlements
+from accounts.models import Grant, User
 from classrooms.models import Assignment, Classroom, Membership
 from course import markdown
 from course.models import Access, Course, GlossaryTerm, Lesson, Section
@@ -23,7 +24,13 @@ class UserFactory(DjangoModelFactory[User]):
     username = factory.Sequence(lambda n: f"learner{n}")
     email = factory.LazyAttribute(lambda u: f"{u.username}@example.com")
     password = factory.django.Password(PASSWORD)
-    plan = User.Plan.FREE
+
+    @factory.post_generation
+    def plan(obj: User, create: bool, extracted: str | None, **kwargs: object) -> None:
+        """`plan="pro"` gives Pro as staff would: an open grant without an end."""
+        if extracted == User.Plan.PRO and create:
+            entitlements.grant_add(user_id=obj.pk, source=Grant.Source.STAFF, reference="factory")
+            obj.refresh_from_db(fields=["pro_until"])
 
 
 class CourseFactory(DjangoModelFactory[Course]):

@@ -8,6 +8,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
 
+from classrooms.selectors import learner_classes
 from course.selectors import course_list, lesson_to_continue
 from reviews.stats import answer_pace_ms, learner_stats
 
@@ -30,6 +31,8 @@ def home(request: HttpRequest) -> HttpResponse:
             "minutes": _minutes(request.user, todo),
             "continue_lesson": lesson_to_continue(user=request.user),
             "courses": list(course_list()),
+            "classes": learner_classes(user=request.user),  # type: ignore[arg-type]
+            "now": now,
         },
     )
 

@@ -1,12 +1,13 @@
 import unicodedata
-from typing import Any
+from datetime import datetime
+from typing import Any, Literal
 
 from django.contrib.auth import password_validation
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import models
 from rest_framework import serializers
 
-from accounts import selectors
+from accounts import entitlements, selectors
 from accounts.models import STUDY_SETTINGS, Notification, User
 from config.fields import StrictBooleanField, StrictFloatField, StrictIntegerField
 
@@ -20,10 +21,18 @@ class UserSerializer(serializers.ModelSerializer[User]):
         models.PositiveSmallIntegerField: StrictIntegerField,
     }
 
+    plan = serializers.SerializerMethodField(
+        help_text="`pro` while the caller has Pro, else `free`."
+    )
+    pro_until = serializers.SerializerMethodField(
+        help_text="When the caller's Pro ends; null on the free plan. "
+        "9999-12-31T00:00:00Z means no end is set (a classroom seat, a grant from staff)."
+    )
+
     class Meta:
         model = User
-        fields = ("id", "username", "email", "plan", *STUDY_SETTINGS, "date_joined")
-        read_only_fields = ("id", "username", "plan", "date_joined")
+        fields = ("id", "username", "email", "plan", "pro_until", *STUDY_SETTINGS, "date_joined")
+        read_only_fields = ("id", "username", "plan", "pro_until", "date_joined")
         extra_kwargs = {
             "timezone": {"help_text": "An IANA time zone name, e.g. 'Europe/Berlin'."},
             "desired_retention": {
@@ -32,6 +41,12 @@ class UserSerializer(serializers.ModelSerializer[User]):
             "day_starts_at_hour": {"help_text": "The local hour a new study day starts (0-23)."},
             "reminder_hour": {"help_text": "The local hour for due-review reminders (0-23)."},
         }
+
+    def get_plan(self, user: User) -> Literal["free", "pro"]:
+        return "pro" if entitlements.has_pro(user) else "free"
+
+    def get_pro_until(self, user: User) -> datetime | None:
+        return entitlements.pro_until(user)
 
 
 class UsernameField(serializers.RegexField):

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from accounts.api import views
+from accounts.api import billing, views
 
 urlpatterns = [
     path("auth/register/", views.RegisterView.as_view(), name="auth-register"),
@@ -11,6 +11,10 @@ urlpatterns = [
     path("me/", views.MeView.as_view(), name="me"),
     path("me/export/", views.ExportView.as_view(), name="me-export"),
     path("me/export/files/<str:token>/", views.ExportFileView.as_view(), name="export-file"),
+    path("licences/redeem/", billing.RedeemView.as_view(), name="licence-redeem"),
+    path("billing/checkout/", billing.CheckoutView.as_view(), name="billing-checkout"),
+    path("billing/portal/", billing.PortalView.as_view(), name="billing-portal"),
+    path("billing/webhook/", billing.WebhookView.as_view(), name="billing-webhook"),
     path("notifications/", views.NotificationListView.as_view(), name="notifications"),
     path("notifications/read/", views.NotificationsReadView.as_view(), name="notifications-read"),
 ]

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from course.api import labs, views
+from course.api import labs, plans, views
 
 urlpatterns = [
     path("courses/", views.CourseListView.as_view(), name="course-list"),
@@ -9,6 +9,7 @@ urlpatterns = [
     path(
         "lessons/<slug:slug>/complete/", views.LessonCompleteView.as_view(), name="lesson-complete"
     ),
+    path("plans/", plans.PlansView.as_view(), name="plans"),
     path("glossary/", views.GlossaryView.as_view(), name="glossary"),
     path("reports/", views.ReportCreateView.as_view(), name="report-create"),
     path("labs/neuron/", labs.NeuronLabView.as_view(), name="lab-neuron"),

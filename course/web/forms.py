@@ -51,3 +51,19 @@ class ReportForm(forms.Form):
         if not section:
             return message
         return f"Section: {self.sections[section]} ({section})\n\n{message}"
+
+
+class RedeemForm(forms.Form):
+    code = forms.CharField(
+        label="Licence code",
+        help_text="As printed, for example ABCD-EFGH-JKMN-PQRS; dashes and case do not matter.",
+        max_length=64,
+        error_messages={"required": "Type the code you were given."},
+        widget=forms.TextInput(attrs={"autocomplete": "off", "spellcheck": "false"}),
+    )
+
+    def clean_code(self) -> str:
+        code = str(self.cleaned_data["code"])
+        if "\x00" in code:
+            raise forms.ValidationError("This is not a licence code; check it and try again.")
+        return code

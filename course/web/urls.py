@@ -6,6 +6,9 @@ app_name = "course"
 
 urlpatterns = [
     path("plans/", views.plans, name="plans"),
+    path("plans/redeem/", views.plans_redeem, name="plans-redeem"),
+    path("plans/checkout/", views.plans_checkout, name="plans-checkout"),
+    path("plans/portal/", views.plans_portal, name="plans-portal"),
     path("labs/", labs.index, name="labs"),
     path("labs/parameters/", labs.parameters, name="lab-parameters"),
     path("labs/dot-product/", labs.dot_product, name="lab-dot-product"),

@@ -8,7 +8,9 @@ import itertools
 import secrets
 from dataclasses import dataclass, field
 from typing import Any
+from zoneinfo import ZoneInfo
 
+from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
@@ -23,12 +25,14 @@ from django.utils.http import urlencode
 from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from accounts import billing, entitlements, licences
 from config.throttles import throttle_page
+from course import plans as plans_content
 from course import revisions, selectors, services
-from course.models import Access, Course, GlossaryTerm, Lesson, Section
+from course.models import Course, GlossaryTerm, Lesson, Section
 from course.web import embeds, richtext
 from course.web.extras import section_extras
-from course.web.forms import ReportForm
+from course.web.forms import RedeemForm, ReportForm
 
 # A lesson with this many sections or more opens with a table of contents.
 CONTENTS_FROM = 4
@@ -295,17 +299,87 @@ def _about(
 # --- Pro ----------------------------------------------------------------------------------
 
 
+def _plans_page(
+    request: HttpRequest, *, form: RedeemForm | None = None, status: int = 200
+) -> HttpResponse:
+    user = request.user
+    return render(
+        request,
+        "course/plans.html",
+        {
+            "rows": plans_content.pro_lessons(),
+            "free_gives": plans_content.FREE,
+            "pro_gives": plans_content.PRO,
+            "is_pro": selectors.user_is_pro(user),
+            "pro_until": entitlements.pro_until(user),
+            "forever": entitlements.FOREVER,
+            "holdings": plans_content.holdings(user),
+            "redeem_form": form or RedeemForm(),
+            "checkout_done": request.GET.get("checkout") == "done",
+            **plans_content.subscription_state(user),
+        },
+        status=status,
+    )
+
+
 @require_GET
 def plans(request: HttpRequest) -> HttpResponse:
-    lessons = selectors.pro_lessons()
-    rows = [
-        {
-            "lesson": lesson,
-            "free": [s for s in lesson.sections.all() if s.access != Access.PRO],
-            "pro": [s for s in lesson.sections.all() if s.access == Access.PRO],
-        }
-        for lesson in lessons
-    ]
-    return render(
-        request, "course/plans.html", {"rows": rows, "is_pro": selectors.user_is_pro(request.user)}
-    )
+    return _plans_page(request)
+
+
+@require_POST
+def plans_redeem(request: HttpRequest) -> HttpResponse:
+    if not request.user.is_authenticated:
+        return redirect_to_login(reverse("course:plans"))
+    throttle_page(request, "licences")
+    form = RedeemForm(request.POST)
+    if form.is_valid():
+        try:
+            redeemed = licences.redeem(user=request.user, raw_code=form.cleaned_data["code"])
+        except licences.LicenceRefused as refused:
+            form.add_error("code", refused.message)
+        else:
+            messages.success(
+                request,
+                f"The code gave you {redeemed.days} days of Pro, until "
+                f"{redeemed.pro_until.astimezone(ZoneInfo(request.user.timezone)):%-d %B %Y}.",
+            )
+            return HttpResponseRedirect(reverse("course:plans"))
+    return _plans_page(request, form=form, status=400)
+
+
+def _billing_redirect(request: HttpRequest, portal: bool) -> HttpResponse:
+    if not request.user.is_authenticated:
+        return redirect_to_login(reverse("course:plans"))
+    throttle_page(request, "billing")
+    site = request.build_absolute_uri(reverse("course:plans"))
+    try:
+        if portal:
+            url = billing.portal_url(user=request.user, return_url=site)
+        elif billing.subscribed(request.user):
+            url = None
+        else:
+            url = billing.checkout_url(
+                user=request.user, success_url=site + "?checkout=done", cancel_url=site
+            )
+    except billing.BillingNotConfigured:
+        messages.error(request, "Billing is not set up on this site: nothing was charged.")
+        url = None
+    except billing.BillingUnavailable:
+        messages.error(
+            request, "Stripe did not answer; nothing was charged. Try again in a minute."
+        )
+        url = None
+    if url is None:
+        return HttpResponseRedirect(reverse("course:plans"))
+    return HttpResponseRedirect(url, status=303)
+
+
+@require_POST
+def plans_checkout(request: HttpRequest) -> HttpResponse:
+    return _billing_redirect(request, portal=False)
+
+
+@require_POST
+def plans_portal(request: HttpRequest) -> HttpResponse:
+    return _billing_redirect(request, portal=True)

@@ -75,7 +75,7 @@ def test_a_free_learner_reads_the_free_part_of_the_pro_lesson(open_browser, cour
     if javascript:  # the same page either way
         screenshot(page, "lesson-pro-panel")
     panel.get_by_role("link", name="What Pro is and how to get it").click()
-    assert page.get_by_role("heading", level=1).inner_text() == "What Pro opens"
+    assert page.get_by_role("heading", level=1).inner_text() == "Free and Pro"
     assert "Add, don't replace" in page.locator("main").inner_text()
     check_page(browse)
 

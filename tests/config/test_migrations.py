@@ -52,6 +52,26 @@ def _fill(apps):
     apps.get_model("accounts", "Notification").objects.create(
         user=learner, kind="reminder", key="reminder:2026-11-30", title="Due", body="3 cards"
     )
+    # Pro's tables (newer than the moves, so made by the accounts app's newest schema).
+    apps.get_model("accounts", "Grant").objects.create(
+        user=learner, source="licence", reference="licence:1", starts_at=NOW, ends_at=NOW
+    )
+    batch = apps.get_model("accounts", "LicenceBatch").objects.create(
+        name="School", days=30, expires_at=NOW, created_by=teacher
+    )
+    apps.get_model("accounts", "LicenceCode").objects.create(
+        batch=batch, code="ABCDEFGHJKMNPQRS", redeemed_at=NOW, redeemed_by=learner
+    )
+    apps.get_model("accounts", "Subscription").objects.create(
+        user=learner,
+        stripe_subscription_id="sub_1",
+        stripe_customer_id="cus_1",
+        status="active",
+        event_created_at=NOW,
+    )
+    apps.get_model("accounts", "BillingEvent").objects.create(
+        event_id="evt_1", type="checkout.session.completed", created_at=NOW, payload={}
+    )
 
     course = apps.get_model("course", "Course").objects.create(slug="c", title="C", summary="S")
     lesson_model = apps.get_model("course", "Lesson")

@@ -7,7 +7,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from accounts import entitlements
 from accounts import services as account_services
+from accounts.models import Grant
 from engine.scheduling import retrievability
 from reviews.models import Answer, Card
 from reviews.rollups import rebuild_everyone
@@ -106,7 +108,8 @@ def test_cards_by_state_counts_what_the_learner_has_in_each_state():
 
     # New: only the free, live question's card (Pro is closed to this learner, one is gone).
     assert counts == {"new": 1, "learning": 1, "review": 2, "relearning": 1, "suspended": 2}
-    learner.plan = "pro"
+    entitlements.grant_add(user_id=learner.pk, source=Grant.Source.STAFF, reference="test")
+    learner.refresh_from_db()
     assert cards_by_state(user=learner)["new"] == 2
 
 
