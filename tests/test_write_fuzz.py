@@ -42,8 +42,7 @@ WRITES = [
     (method, route)
     for route in api_routes()
     for method in route.methods
-    if method in {"POST", "PUT", "PATCH", "DELETE"}
-    and route.path() not in BODILESS
+    if method in {"POST", "PUT", "PATCH", "DELETE"} and route.path() not in BODILESS
 ]
 
 # Names the API reads, so values reach real fields as well as being ignored as unknown keys.
