@@ -6,7 +6,9 @@ completed some lessons; three assignments are set. Then prints the median latenc
 `GET /api/v1/classrooms/{id}/progress/` (JSON and `?format=csv`) and of
 `GET /api/v1/classrooms/{id}/items/`, each through Django's full request path in-process (the
 test client: URL routing, token authentication, the view, rendering), plus the two selectors
-on their own. Target: each endpoint under 300 ms.
+on their own. Target: each endpoint under 300 ms. Then the teacher's progress page,
+`/teach/{id}/progress/`, for the same class: its median against the JSON endpoint's as a ratio
+(target: at most 1.5) and each one's query count.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/residual_bench \\
         .venv/bin/python -m bench.classroom_progress [--requests 20]
@@ -200,13 +202,37 @@ def main() -> None:
         ),
         ("selector classroom_items    ", lambda: classroom_items(classroom=classroom)),
     ]
+    medians = {}
     for label, action in results:
         median, best = timings_ms(action, options.requests)
+        medians[label.strip()] = median
         verdict = "ok" if median < TARGET_MS else "OVER"
         print(
             f"{label}  median {median:7.1f} ms  best {best:7.1f} ms"
             f"  (target: median < {TARGET_MS:.0f} ms: {verdict})"
         )
+
+    # The teacher's page for the same data, signed in as a browser is.
+    from django.test.utils import CaptureQueriesContext
+
+    browser = Client()
+    browser.force_login(teacher)
+
+    def page() -> None:
+        response = browser.get(f"/teach/{classroom.pk}/progress/")
+        assert response.status_code == 200, response.content[:500]
+
+    median, best = timings_ms(page, options.requests)
+    ratio = median / medians["progress endpoint, JSON"]
+    with CaptureQueriesContext(connection) as on_page:
+        page()
+    with CaptureQueriesContext(connection) as on_api:
+        get("/progress/")()
+    print(
+        f"progress page            median {median:7.1f} ms  best {best:7.1f} ms"
+        f"  ratio to the JSON endpoint {ratio:.2f} (target <= 1.5: "
+        f"{'ok' if ratio <= 1.5 else 'OVER'}); queries: page {len(on_page)}, API {len(on_api)}"
+    )
 
 
 if __name__ == "__main__":

@@ -41,6 +41,7 @@ from classrooms.progress import (
 )
 from classrooms.services import ClassroomRefused
 from classrooms.web.forms import AssignmentForm, ClassroomForm, NewClassroomForm
+from config.throttles import throttle_page
 from course.models import Lesson, LessonProgress, Report
 from quizzes.models import Question
 from reviews.models import StudyDay
@@ -447,6 +448,7 @@ def join(request: HttpRequest, code: str) -> HttpResponse:
     member = Membership.objects.filter(classroom=room, user=request.user).exists()
     error = ""
     if request.method == "POST" and not member:
+        throttle_page(request, "join")  # one budget with the API's joins
         try:
             services.classroom_join(user=request.user, join_code=room.join_code)
         except ClassroomRefused as refused:

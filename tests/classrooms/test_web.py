@@ -196,6 +196,18 @@ def test_an_unknown_join_code_is_a_404(client, code):
     assert client.get(f"/join/{code}/").status_code == 404
 
 
+def test_joining_by_page_shares_the_apis_join_budget(client, room, settings):
+    room.archived_at = timezone.now()  # every attempt is refused, so each one counts
+    room.save()
+    client.force_login(UserFactory())
+    limit = int(settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]["join"].split("/")[0])
+
+    statuses = [client.post(f"/join/{room.join_code}/").status_code for _ in range(limit + 1)]
+
+    assert statuses[:limit] == [400] * limit
+    assert statuses[limit] == 429
+
+
 def test_an_archived_class_does_not_join(client, room):
     room.archived_at = timezone.now()
     room.save()
