@@ -37,6 +37,10 @@ class BillingNotConfigured(Exception):
     pass
 
 
+class AlreadySubscribed(Exception):
+    """The user has a subscription that still gives Pro: a second one would charge twice."""
+
+
 class BillingUnavailable(Exception):
     """Stripe could not be reached, or refused the request."""
 
@@ -79,7 +83,11 @@ def subscribed(user: User) -> bool:
 
 
 def checkout_url(*, user: User, success_url: str, cancel_url: str) -> str:
-    """A Stripe Checkout page for a Pro subscription, tied to this user."""
+    """A Stripe Checkout page for a Pro subscription, tied to this user. Raises
+    BillingNotConfigured, AlreadySubscribed or BillingUnavailable."""
+    client = _client()
+    if subscribed(user):
+        raise AlreadySubscribed
     params: dict[str, Any] = {
         "mode": "subscription",
         "line_items": [{"price": settings.STRIPE_PRICE_PRO, "quantity": 1}],
@@ -94,7 +102,6 @@ def checkout_url(*, user: User, success_url: str, cancel_url: str) -> str:
         params["customer"] = customer
     elif user.email:
         params["customer_email"] = user.email
-    client = _client()
     try:
         session = client.v1.checkout.sessions.create(params=params)  # type: ignore[arg-type]
     except stripe.StripeError as error:
@@ -105,11 +112,11 @@ def checkout_url(*, user: User, success_url: str, cancel_url: str) -> str:
 
 def portal_url(*, user: User, return_url: str) -> str | None:
     """Stripe's customer portal for the user's subscription; None when they have never had
-    one (there is nothing to manage)."""
+    one (there is nothing to manage). Raises BillingNotConfigured or BillingUnavailable."""
+    client = _client()
     customer = customer_id(user)
     if customer is None:
         return None
-    client = _client()
     try:
         session = client.v1.billing_portal.sessions.create(
             params={"customer": customer, "return_url": return_url}

@@ -12,7 +12,7 @@ Other apps reach grants only through these functions: `accounts` imports none of
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from django.db import transaction
@@ -154,11 +154,30 @@ def grants_sync(
     return gained, lost
 
 
-def latest_end(*, user_id: int, source: str, now: datetime | None = None) -> datetime:
-    """Where a new grant of this source should start so it adds to what the user already has
-    from that source (a second licence code adds its days after the first's)."""
+def grant_stack(
+    *,
+    user_id: int,
+    source: str,
+    reference: str,
+    days: int,
+    note: str = "",
+    now: datetime | None = None,
+) -> Grant:
+    """Opens a grant of `days` that starts where the user's open grants of this source end (a
+    second licence code adds its days after the first's). The end is read under the user's
+    lock, so two codes redeemed at once both count in full."""
     now = now or timezone.now()
-    ends = Grant.objects.filter(
-        user_id=user_id, source=source, ended_at__isnull=True, ends_at__gt=now
-    ).values_list("ends_at", flat=True)
-    return max([now, *[e for e in ends if e is not None]])
+    with transaction.atomic():
+        _lock([user_id])
+        ends = Grant.objects.filter(
+            user_id=user_id, source=source, ended_at__isnull=True, ends_at__gt=now
+        ).values_list("ends_at", flat=True)
+        start = max([now, *[e for e in ends if e is not None]])
+        return grant_add(
+            user_id=user_id,
+            source=source,
+            reference=reference,
+            ends_at=start + timedelta(days=days),
+            note=note,
+            now=now,
+        )

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from django.db import transaction
 from django.utils import timezone
@@ -105,13 +105,11 @@ def redeem(*, user: User, raw_code: str, now: datetime | None = None) -> Redeeme
                 message="This code expired on "
                 f"{licence.batch.expires_at:%d %B %Y}; ask whoever gave it to you for a new one.",
             )
-        start = entitlements.latest_end(user_id=user.pk, source=Grant.Source.LICENCE, now=now)
-        ends_at = start + timedelta(days=licence.batch.days)
-        entitlements.grant_add(
+        grant = entitlements.grant_stack(
             user_id=user.pk,
             source=Grant.Source.LICENCE,
             reference=f"licence:{licence.pk}",
-            ends_at=ends_at,
+            days=licence.batch.days,
             note=licence.batch.name,
             now=now,
         )
@@ -119,4 +117,6 @@ def redeem(*, user: User, raw_code: str, now: datetime | None = None) -> Redeeme
         licence.redeemed_by = user
         licence.save(update_fields=["redeemed_at", "redeemed_by"])
     user.refresh_from_db(fields=["pro_until"])
-    return Redeemed(days=licence.batch.days, pro_until=ends_at, batch=licence.batch.name)
+    return Redeemed(
+        days=licence.batch.days, pro_until=grant.ends_at or now, batch=licence.batch.name
+    )

@@ -113,21 +113,21 @@ class CheckoutView(APIView):
         operation_id="startCheckout",
     )
     def post(self, request: Request) -> Response:
-        if not billing.configured():
-            raise NOT_CONFIGURED
-        if billing.subscribed(request.user):
-            raise Problem(
-                status_code=409,
-                slug="conflict",
-                title="Already subscribed",
-                detail="You have a Pro subscription; change or cancel it in the billing portal.",
-            )
         try:
             url = billing.checkout_url(
                 user=request.user,
                 success_url=_site("/plans/?checkout=done"),
                 cancel_url=_site("/plans/"),
             )
+        except billing.BillingNotConfigured as error:
+            raise NOT_CONFIGURED from error
+        except billing.AlreadySubscribed as error:
+            raise Problem(
+                status_code=409,
+                slug="conflict",
+                title="Already subscribed",
+                detail="You have a Pro subscription; change or cancel it in the billing portal.",
+            ) from error
         except billing.BillingUnavailable as error:
             raise UNAVAILABLE from error
         return Response({"url": url})
@@ -149,10 +149,10 @@ class PortalView(APIView):
         operation_id="openBillingPortal",
     )
     def post(self, request: Request) -> Response:
-        if not billing.configured():
-            raise NOT_CONFIGURED
         try:
             url = billing.portal_url(user=request.user, return_url=_site("/plans/"))
+        except billing.BillingNotConfigured as error:
+            raise NOT_CONFIGURED from error
         except billing.BillingUnavailable as error:
             raise UNAVAILABLE from error
         if url is None:
@@ -202,12 +202,12 @@ class WebhookView(APIView):
         operation_id="receiveBillingEvent",
     )
     def post(self, request: Request) -> Response:
-        if not settings.STRIPE_WEBHOOK_SECRET:
-            raise NOT_CONFIGURED
         try:
             received = billing.receive(
                 payload=request.body, signature=request.headers.get("Stripe-Signature")
             )
+        except billing.BillingNotConfigured as error:
+            raise NOT_CONFIGURED from error
         except billing.BadSignature as error:
             raise Problem(
                 status_code=400,

@@ -356,12 +356,12 @@ def _billing_redirect(request: HttpRequest, portal: bool) -> HttpResponse:
     try:
         if portal:
             url = billing.portal_url(user=request.user, return_url=site)
-        elif billing.subscribed(request.user):
-            url = None
         else:
             url = billing.checkout_url(
                 user=request.user, success_url=site + "?checkout=done", cancel_url=site
             )
+    except billing.AlreadySubscribed:
+        url = None  # the page offers the portal instead
     except billing.BillingNotConfigured:
         messages.error(request, "Billing is not set up on this site: nothing was charged.")
         url = None
