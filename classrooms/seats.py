@@ -3,6 +3,9 @@ while they are members and the class is not archived. Held as grants in accounts
 `classroom`), opened and ended through `accounts.entitlements`.
 """
 
+import functools
+from typing import Any
+
 from django.db import transaction
 
 from accounts import entitlements
@@ -36,3 +39,16 @@ def seats_taken(*, classroom: Classroom) -> int:
     return Grant.objects.filter(
         source=Grant.Source.CLASSROOM, reference=reference(classroom.pk), ended_at__isnull=True
     ).count()
+
+
+def free_seats_of_deleted_user(sender: Any, instance: Any, **kwargs: Any) -> None:
+    """When a seat holder deletes their account, their memberships go by cascade; the seats they
+    held pass to the next members once the deletion has committed (pre_delete runs inside the
+    deletion's transaction, so the hand-over waits for it, and is dropped if it rolls back)."""
+    held = list(
+        Membership.objects.filter(user_id=instance.pk, classroom__pro_seats__gt=0).values_list(
+            "classroom_id", flat=True
+        )
+    )
+    for classroom_id in held:
+        transaction.on_commit(functools.partial(seats_sync, classroom_id=classroom_id))

@@ -3,11 +3,13 @@ is decided by `classrooms.api.classrooms`."""
 
 from typing import Any
 
+from django.db import transaction
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics, serializers, status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.views import APIView
 
 from classrooms import selectors, services
 from classrooms.api.classrooms import (
@@ -19,6 +21,7 @@ from classrooms.api.classrooms import (
 from classrooms.models import Assignment
 from classrooms.progress import assignments_done
 from config.fields import StrictIntegerField
+from config.problems import Problem
 from course.models import Lesson
 
 
@@ -73,6 +76,28 @@ def assignment_shape(assignment: Assignment) -> dict[str, Any]:
     }
 
 
+def assignment_rows(
+    access: selectors.ClassroomAccess, assignments: list[Assignment], *, user: Any
+) -> list[dict[str, Any]]:
+    """The assignments as the caller may see them: with each learner's completion for the
+    teacher, with the caller's own for a member. Two queries, however many assignments."""
+    rows = [assignment_shape(a) for a in assignments]
+    if access.is_teacher:
+        members = [m.user for m in selectors.classroom_members(classroom=access.classroom)]
+        done = assignments_done(assignments=assignments, user_ids=[m.pk for m in members])
+        for row in rows:
+            row["done"] = None
+            row["learners"] = [
+                {"user_id": m.pk, "username": m.username, "done": done[(row["id"], m.pk)]}
+                for m in members
+            ]
+    else:
+        done = assignments_done(assignments=assignments, user_ids=[user.pk])
+        for row in rows:
+            row["done"] = done.get((row["id"], user.pk), False)
+    return rows
+
+
 class AssignmentListView(generics.GenericAPIView[Assignment]):
     permission_classes = [IsAuthenticated]
     queryset = Assignment.objects.none()  # for the schema; rows come from the selectors
@@ -86,26 +111,11 @@ class AssignmentListView(generics.GenericAPIView[Assignment]):
     )
     def get(self, request: Request, classroom_id: int) -> Response:
         access = classroom_or_404(request, classroom_id)
-        classroom = access.classroom
         page = list(
-            self.paginate_queryset(selectors.classroom_assignments(classroom=classroom)) or []
+            self.paginate_queryset(selectors.classroom_assignments(classroom=access.classroom))
+            or []
         )
-        rows = [assignment_shape(a) for a in page]
-        if access.is_teacher:
-            members = [m.user for m in selectors.classroom_members(classroom=classroom)]
-            ids = [m.pk for m in members]
-            done = assignments_done(assignments=page, user_ids=ids)
-            for row in rows:
-                row["done"] = None
-                row["learners"] = [
-                    {"user_id": m.pk, "username": m.username, "done": done[(row["id"], m.pk)]}
-                    for m in members
-                ]
-        else:
-            me = [request.user.pk]
-            done = assignments_done(assignments=page, user_ids=me)
-            for row in rows:
-                row["done"] = done.get((row["id"], request.user.pk), False)
+        rows = assignment_rows(access, page, user=request.user)
         return self.get_paginated_response(AssignmentSerializer(rows, many=True).data)
 
     @extend_schema(
@@ -126,3 +136,73 @@ class AssignmentListView(generics.GenericAPIView[Assignment]):
             raise refusal_problem(refused) from None
         row = {**assignment_shape(assignment), "done": None, "learners": []}
         return Response(AssignmentSerializer(row).data, status=status.HTTP_201_CREATED)
+
+
+class AssignmentDetailView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    def _assignment(self, access: selectors.ClassroomAccess, assignment_id: int) -> Assignment:
+        found = (
+            selectors.classroom_assignments(classroom=access.classroom)
+            .filter(pk=assignment_id)
+            .first()
+        )
+        if found is None:
+            raise Problem(
+                status_code=404,
+                slug="not-found",
+                title="Not found",
+                detail=f"Classroom {access.classroom.pk} has no assignment {assignment_id}.",
+            )
+        found.classroom = access.classroom
+        return found
+
+    @extend_schema(
+        responses={200: AssignmentSerializer},
+        summary="One assignment: each learner's completion for the teacher, the caller's own "
+        "for a member",
+        operation_id="getAssignment",
+    )
+    def get(self, request: Request, classroom_id: int, assignment_id: int) -> Response:
+        access = classroom_or_404(request, classroom_id)
+        assignment = self._assignment(access, assignment_id)
+        (row,) = assignment_rows(access, [assignment], user=request.user)
+        return Response(AssignmentSerializer(row).data)
+
+    @extend_schema(
+        request=AssignmentInSerializer(partial=True),
+        responses={200: AssignmentSerializer},
+        summary="Change an assignment (the teacher): only the fields sent change, under the "
+        "rules for setting one; who has done it is worked out again against the new due time",
+        operation_id="updateAssignment",
+    )
+    def patch(self, request: Request, classroom_id: int, assignment_id: int) -> Response:
+        access = teacher_or_403(request, classroom_id)
+        assignment = self._assignment(access, assignment_id)
+        body = AssignmentInSerializer(data=request.data, partial=True)
+        body.is_valid(raise_exception=True)
+        fields = {
+            "title": assignment.title,
+            "due_at": assignment.due_at,
+            "lesson": assignment.lesson,
+            "question_ids": assignment.question_ids,
+            **body.validated_data,
+        }
+        try:
+            with transaction.atomic():
+                services.assignment_update(assignment=assignment, **fields)
+        except services.ClassroomRefused as refused:
+            raise refusal_problem(refused) from None
+        (row,) = assignment_rows(access, [assignment], user=request.user)
+        return Response(AssignmentSerializer(row).data)
+
+    @extend_schema(
+        request=None,
+        responses={204: None},
+        summary="Delete an assignment (the teacher); the learners' work stays theirs",
+        operation_id="deleteAssignment",
+    )
+    def delete(self, request: Request, classroom_id: int, assignment_id: int) -> Response:
+        access = teacher_or_403(request, classroom_id)
+        services.assignment_delete(assignment=self._assignment(access, assignment_id))
+        return Response(status=status.HTTP_204_NO_CONTENT)

@@ -33,6 +33,10 @@ class ClassroomSerializer(serializers.Serializer[Any]):
     )
     member_count = serializers.IntegerField()
     created_at = serializers.DateTimeField()
+    archived_at = serializers.DateTimeField(
+        allow_null=True,
+        help_text="When the teacher archived it (no joining, no assignments shown); null if live.",
+    )
 
     @staticmethod
     def shape(
@@ -49,6 +53,9 @@ class ClassroomSerializer(serializers.Serializer[Any]):
             "join_code": classroom.join_code if teaches else None,
             "member_count": count or 0,
             "created_at": serializers.DateTimeField().to_representation(classroom.created_at),
+            "archived_at": serializers.DateTimeField().to_representation(classroom.archived_at)
+            if classroom.archived_at
+            else None,
         }
 
 
@@ -223,6 +230,37 @@ class RotateCodeView(APIView):
     def post(self, request: Request, classroom_id: int) -> Response:
         access = teacher_or_403(request, classroom_id)
         classroom = services.classroom_rotate_code(classroom=access.classroom)
+        return Response(ClassroomSerializer.shape(classroom, user=request.user))
+
+
+class ArchiveView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=None,
+        responses={200: ClassroomSerializer},
+        summary="Archive the classroom: its code stops joining, its Pro seats are handed back, "
+        "its learners and figures stay (the teacher); archiving twice changes nothing",
+        operation_id="archiveClassroom",
+    )
+    def post(self, request: Request, classroom_id: int) -> Response:
+        access = teacher_or_403(request, classroom_id)
+        classroom = services.classroom_archive(classroom=access.classroom)
+        return Response(ClassroomSerializer.shape(classroom, user=request.user))
+
+
+class RestoreView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=None,
+        responses={200: ClassroomSerializer},
+        summary="Bring an archived classroom back as it was (the teacher)",
+        operation_id="restoreClassroom",
+    )
+    def post(self, request: Request, classroom_id: int) -> Response:
+        access = teacher_or_403(request, classroom_id)
+        classroom = services.classroom_restore(classroom=access.classroom)
         return Response(ClassroomSerializer.shape(classroom, user=request.user))
 
 

@@ -16,6 +16,16 @@ urlpatterns = [
         name="classroom-rotate-code",
     ),
     path(
+        "classrooms/<id:classroom_id>/archive/",
+        classrooms.ArchiveView.as_view(),
+        name="classroom-archive",
+    ),
+    path(
+        "classrooms/<id:classroom_id>/restore/",
+        classrooms.RestoreView.as_view(),
+        name="classroom-restore",
+    ),
+    path(
         "classrooms/<id:classroom_id>/leave/",
         classrooms.LeaveView.as_view(),
         name="classroom-leave",
@@ -34,6 +44,11 @@ urlpatterns = [
         "classrooms/<id:classroom_id>/assignments/",
         assignments.AssignmentListView.as_view(),
         name="classroom-assignments",
+    ),
+    path(
+        "classrooms/<id:classroom_id>/assignments/<id:assignment_id>/",
+        assignments.AssignmentDetailView.as_view(),
+        name="classroom-assignment-detail",
     ),
     path(
         "classrooms/<id:classroom_id>/progress/",

@@ -25,6 +25,11 @@ urlpatterns = [
         name="assignment-delete",
     ),
     path("teach/<int:classroom_id>/questions/", views.items, name="items"),
+    path(
+        "teach/<int:classroom_id>/questions/<int:question_id>/reports/",
+        views.reports,
+        name="reports",
+    ),
     path("teach/digest/", views.digest, name="digest"),
     path("join/<str:code>/", views.join, name="join"),
 ]

@@ -536,6 +536,43 @@ def items(request: HttpRequest, classroom_id: int) -> HttpResponse:
     )
 
 
+REPORTS_SHOWN = 100
+
+
+@login_required
+@require_GET
+def reports(request: HttpRequest, classroom_id: int, question_id: int) -> HttpResponse:
+    """What learners sent through "Spotted a mistake?" about one question of the class's course:
+    every learner's, not only the class's (a flaw is a flaw), with its status and date, and
+    without who sent it."""
+    room = _taught(request, classroom_id)
+    question = (
+        Question.objects.live()
+        .filter(pk=question_id, lesson__course_id=room.course_id, lesson__archived_at__isnull=True)
+        .select_related("lesson")
+        .first()
+    )
+    if question is None:
+        raise Http404("question")
+    found = list(
+        Report.objects.filter(question_id=question.pk)
+        .order_by("-created_at", "-pk")
+        .only("message", "status", "created_at")[: REPORTS_SHOWN + 1]
+    )
+    return render(
+        request,
+        "classrooms/reports.html",
+        {
+            "classroom": room,
+            "question": question,
+            "reports": found[:REPORTS_SHOWN],
+            "more": len(found) > REPORTS_SHOWN,
+            "zone": _zone(request),
+            "open": sum(r.status == Report.Status.OPEN for r in found[:REPORTS_SHOWN]),
+        },
+    )
+
+
 # --- the weekly digest --------------------------------------------------------------------
 
 

@@ -4,16 +4,17 @@ classroom seats, and what `/api/v1/me/` and `/api/v1/plans/` say about it."""
 from datetime import timedelta
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from accounts import entitlements, licences
 from accounts.models import Grant, LicenceCode, User
+from classrooms import seats
 from classrooms import services as classroom_services
 from classrooms.models import Classroom
 from tests.conftest import assert_problem
-from tests.factories import ClassroomFactory, CourseFactory, UserFactory
+from tests.factories import PASSWORD, ClassroomFactory, CourseFactory, UserFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -252,6 +253,34 @@ def test_archiving_or_deleting_the_class_hands_its_seats_back(seated):
 
     classroom_services.classroom_delete(classroom=seated)
     assert not entitlements.has_pro(fresh(learner))
+
+
+def test_a_seat_holder_who_deletes_their_account_hands_the_seat_on(api, seated):
+    first, second, third = UserFactory(), UserFactory(), UserFactory()
+    for user in (first, second, third):
+        join(user, seated)
+    api.authenticate(first)
+
+    assert api.delete("/api/v1/me/", json={"password": PASSWORD}).status_code == 204
+
+    assert entitlements.has_pro(fresh(third))
+    assert seats.seats_taken(classroom=seated) == 2
+
+
+def test_an_account_deletion_that_rolls_back_hands_no_seat_on(seated):
+    first, second, third = UserFactory(), UserFactory(), UserFactory()
+    for user in (first, second, third):
+        join(user, seated)
+
+    def delete_then_fail() -> None:
+        with transaction.atomic():
+            User.objects.get(pk=first.pk).delete()
+            raise RuntimeError("the deletion fails after the cascade")
+
+    with pytest.raises(RuntimeError):
+        delete_then_fail()
+
+    assert [entitlements.has_pro(fresh(u)) for u in (first, second, third)] == [True, True, False]
 
 
 def test_fewer_seats_take_pro_from_the_latest_to_join(seated):

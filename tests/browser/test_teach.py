@@ -4,6 +4,7 @@ downloaded, the learner removed; and nobody else sees any of it. Every page pass
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -11,7 +12,7 @@ from django.test import Client
 from playwright.sync_api import expect
 
 from classrooms.models import Classroom, Membership
-from course.models import Lesson
+from course.models import Lesson, Report
 from reviews.models import Answer
 from tests.browser.conftest import check_page, screenshot
 from tests.browser.test_review import answer_by_buttons
@@ -103,6 +104,21 @@ def test_a_teacher_runs_a_class_from_creation_to_removing_a_learner(
     expect(row.locator("td").first).to_have_text("1")
     if javascript:
         screenshot(t.page, "teach-questions")
+
+    # A learner's "Spotted a mistake?" note reaches the teacher from the question's row.
+    Report.objects.create(
+        user=learner, question_id=answered.question_id, message="Is the bias counted twice?"
+    )
+    t.go(f"/teach/{classroom.pk}/questions/")
+    t.page.get_by_role("link", name=f"1 open report on {answered.question.key}").click()
+    expect(t.page.get_by_role("heading", level=1)).to_have_text(
+        f"Reports on {answered.question.key}"
+    )
+    assert "Is the bias counted twice?" in main_text(t)
+    assert not re.search(r"\bada\b", main_text(t)), "who sent a report is not shown"
+    if javascript:
+        screenshot(t.page, "teach-reports")
+    check_page(t)
 
     # The teacher sees the progress, sorts it, and downloads it.
     t.go(f"/teach/{classroom.pk}/progress/")

@@ -44,13 +44,14 @@ def world():
     other_teacher = UserFactory(username="other-teacher")
     elsewhere = ClassroomFactory(course=course, teacher=other_teacher, name="Elsewhere")
     MembershipFactory(classroom=elsewhere, user=UserFactory(username="elsewhere-secret"))
-    AssignmentFactory(classroom=classroom, lesson=lesson, question_ids=[question.pk])
+    assignment = AssignmentFactory(classroom=classroom, lesson=lesson, question_ids=[question.pk])
     for user in (member, classmate):
         Answer.objects.create(
             user=user, question=question, question_version=1, status="correct", score=1
         )
     return {
         "classroom": classroom,
+        "assignment": assignment,
         "lesson": lesson,
         "question": question,
         "teacher": teacher,
@@ -79,6 +80,16 @@ TABLE = [
         {"title": "Read it", "lesson": "attention", "due_at": "2030-01-01T00:00:00Z"},
         {**NOT_YOURS, "member": 403, "teacher": 201},
     ),
+    ("get", "/assignments/{assignment}/", None, {**NOT_YOURS, "member": 200, "teacher": 200}),
+    (
+        "patch",
+        "/assignments/{assignment}/",
+        {"title": "Read it again"},
+        {**NOT_YOURS, "member": 403, "teacher": 200},
+    ),
+    ("delete", "/assignments/{assignment}/", None, {**NOT_YOURS, "member": 403, "teacher": 204}),
+    ("post", "/archive/", None, {**NOT_YOURS, "member": 403, "teacher": 200}),
+    ("post", "/restore/", None, {**NOT_YOURS, "member": 403, "teacher": 200}),
     ("get", "/progress/", None, {**NOT_YOURS, "member": 403, "teacher": 200}),
     ("get", "/progress/?format=csv", None, {**NOT_YOURS, "member": 403, "teacher": 200}),
     ("get", "/items/", None, {**NOT_YOURS, "member": 403, "teacher": 200}),
@@ -94,7 +105,9 @@ def test_every_classroom_endpoint_answers_each_caller_as_the_table_says(
     api, world, method, suffix, body, expected
 ):
     classroom = world["classroom"]
-    path = f"/api/v1/classrooms/{classroom.pk}" + suffix.format(classmate=world["classmate"].pk)
+    path = f"/api/v1/classrooms/{classroom.pk}" + suffix.format(
+        classmate=world["classmate"].pk, assignment=world["assignment"].pk
+    )
     order = sorted(expected, key=lambda caller: expected[caller] < 300)  # refusals first
     assert sorted(order) == sorted(CALLERS)
 
@@ -117,17 +130,23 @@ def test_every_classroom_endpoint_answers_each_caller_as_the_table_says(
 
 
 def test_refused_callers_change_nothing(api, world):
-    classroom = world["classroom"]
+    classroom, assignment = world["classroom"], world["assignment"]
     code = classroom.join_code
+    base = f"/api/v1/classrooms/{classroom.pk}"
     for caller in ("member", "former", "stranger", "other_teacher"):
         api.authenticate(world[caller])
-        api.patch(f"/api/v1/classrooms/{classroom.pk}/", {"name": "Taken over"})
-        api.post(f"/api/v1/classrooms/{classroom.pk}/rotate-code/")
-        api.delete(f"/api/v1/classrooms/{classroom.pk}/members/{world['classmate'].pk}/")
-        api.delete(f"/api/v1/classrooms/{classroom.pk}/")
+        api.patch(f"{base}/", {"name": "Taken over"})
+        api.post(f"{base}/rotate-code/")
+        api.post(f"{base}/archive/")
+        api.patch(f"{base}/assignments/{assignment.pk}/", {"title": "Taken over"})
+        api.delete(f"{base}/assignments/{assignment.pk}/")
+        api.delete(f"{base}/members/{world['classmate'].pk}/")
+        api.delete(f"{base}/")
 
     classroom.refresh_from_db()
     assert (classroom.name, classroom.join_code) == ("Tuesday group", code)
+    assert classroom.archived_at is None
+    assert Assignment.objects.get(pk=assignment.pk).title == assignment.title
     assert set(classroom.members.values_list("username", flat=True)) == {
         "member",
         "classmate-secret",
@@ -435,3 +454,136 @@ def test_a_stale_assignment_due_in_the_past_is_not_done_when_late(api, world):
     rows = api.get(f"/api/v1/classrooms/{classroom.pk}/assignments/").json()["results"]
 
     assert {r["id"]: r["done"] for r in rows}[late.pk] is False  # answered after it was due
+
+
+# --- archiving, and changing an assignment -----------------------------------------------------
+
+
+def test_an_archived_classroom_takes_nobody_until_it_is_restored(api, other_api):
+    classroom = ClassroomFactory()
+    api.authenticate(classroom.teacher)
+    other_api.authenticate(UserFactory())
+    base = f"/api/v1/classrooms/{classroom.pk}"
+
+    archived = api.post(f"{base}/archive/")
+    assert archived.status_code == 200, archived.text
+    stamp = archived.json()["archived_at"]
+    assert stamp is not None
+    assert api.post(f"{base}/archive/").json()["archived_at"] == stamp  # twice: no change
+    refused = other_api.post("/api/v1/classrooms/join/", {"join_code": classroom.join_code})
+    assert_problem(refused, 400, field="join_code")
+    assert not Membership.objects.exists()
+
+    restored = api.post(f"{base}/restore/")
+    assert restored.json()["archived_at"] is None
+    joined = other_api.post("/api/v1/classrooms/join/", {"join_code": classroom.join_code})
+    assert joined.status_code == 201, joined.text
+
+
+def test_an_archived_classroom_hands_its_pro_seats_back_and_restoring_returns_them(api):
+    membership = MembershipFactory()
+    classroom = membership.classroom
+    services.classroom_set_seats(classroom=classroom, pro_seats=1)
+    learner = membership.user
+    learner.refresh_from_db()
+    assert learner.is_pro
+    api.authenticate(classroom.teacher)
+
+    api.post(f"/api/v1/classrooms/{classroom.pk}/archive/")
+    learner.refresh_from_db()
+    assert not learner.is_pro
+
+    api.post(f"/api/v1/classrooms/{classroom.pk}/restore/")
+    learner.refresh_from_db()
+    assert learner.is_pro
+
+
+def test_a_patch_changes_only_the_fields_sent(api, world):
+    assignment = world["assignment"]
+    api.authenticate(world["teacher"])
+
+    response = api.patch(
+        f"/api/v1/classrooms/{world['classroom'].pk}/assignments/{assignment.pk}/",
+        {"due_at": "2031-02-03T10:00:00+01:00"},
+    )
+
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert body["due_at"] == "2031-02-03T09:00:00Z"
+    assert (body["title"], body["lesson"], body["question_ids"]) == (
+        assignment.title,
+        "attention",
+        [world["question"].pk],
+    )
+    assert {x["username"] for x in body["learners"]} == {"member", "classmate-secret"}
+
+
+def test_moving_the_due_time_before_the_work_undoes_its_completion(api, world):
+    assignment = world["assignment"]
+    path = f"/api/v1/classrooms/{world['classroom'].pk}/assignments/{assignment.pk}/"
+    api.authenticate(world["teacher"])
+    api.patch(path, {"lesson": None})  # questions only: answered right, so done
+    before = {x["username"]: x["done"] for x in api.get(path).json()["learners"]}
+    assert before == {"member": True, "classmate-secret": True}
+
+    answered = Answer.objects.filter(user=world["member"]).get().created_at
+    api.patch(path, {"due_at": (answered - timedelta(minutes=1)).isoformat()})
+
+    after = {x["username"]: x["done"] for x in api.get(path).json()["learners"]}
+    assert after == {"member": False, "classmate-secret": False}
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"lesson": None, "question_ids": []}, "lesson"),
+        ({"lesson": "elsewhere"}, "lesson"),
+        ({"question_ids": [987654321]}, "question_ids"),
+        ({"due_at": "soon"}, "due_at"),
+        ({"title": ""}, "title"),
+        ({"title": "x\x00y"}, "title"),
+    ],
+)
+def test_a_bad_change_to_an_assignment_is_a_problem_and_changes_nothing(api, world, body, field):
+    LessonFactory(slug="elsewhere")  # another course's lesson
+    assignment = world["assignment"]
+    api.authenticate(world["teacher"])
+
+    response = api.patch(
+        f"/api/v1/classrooms/{world['classroom'].pk}/assignments/{assignment.pk}/", body
+    )
+
+    problem = assert_problem(response, 400)
+    assert any(e["field"].startswith(field) for e in problem["errors"]), problem
+    fresh = Assignment.objects.get(pk=assignment.pk)
+    assert (fresh.title, fresh.lesson_id, fresh.question_ids, fresh.due_at) == (
+        assignment.title,
+        assignment.lesson_id,
+        assignment.question_ids,
+        assignment.due_at,
+    )
+
+
+def test_another_classrooms_assignment_is_not_found_through_this_one(api, world):
+    teacher = world["teacher"]
+    mine_too = ClassroomFactory(teacher=teacher, course=world["classroom"].course)
+    theirs = AssignmentFactory(classroom=ClassroomFactory(course=world["classroom"].course))
+    api.authenticate(teacher)
+    assignment = world["assignment"]
+
+    for room, target in ((mine_too, assignment), (world["classroom"], theirs)):
+        path = f"/api/v1/classrooms/{room.pk}/assignments/{target.pk}/"
+        assert_problem(api.get(path), 404)
+        assert_problem(api.patch(path, {"title": "Moved"}), 404)
+        assert_problem(api.delete(path), 404)
+    assert Assignment.objects.filter(pk__in=[assignment.pk, theirs.pk]).count() == 2
+
+
+def test_deleting_an_assignment_keeps_the_learners_work(api, world):
+    api.authenticate(world["teacher"])
+    path = f"/api/v1/classrooms/{world['classroom'].pk}/assignments/{world['assignment'].pk}/"
+
+    assert api.delete(path).status_code == 204
+    assert_problem(api.get(path), 404)
+    assert_problem(api.delete(path), 404)
+    assert Answer.objects.count() == 2

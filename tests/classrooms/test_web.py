@@ -93,6 +93,8 @@ PAGES = [
     "/teach/{c}/progress/",
     "/teach/{c}/progress/?format=csv",
     "/teach/{c}/assignments/new/",
+    "/teach/{c}/questions/",
+    "/teach/{c}/questions/{q}/reports/",
 ]
 
 
@@ -105,9 +107,10 @@ def test_nobody_but_the_teacher_sees_a_class_page(client, room, path, who):
         "member": member,
         "stranger": UserFactory(),
     }[who]
+    question = QuestionFactory(lesson=room.course.lessons.get())
     client.force_login(caller)
 
-    assert client.get(path.format(c=room.pk)).status_code == 404
+    assert client.get(path.format(c=room.pk, q=question.pk)).status_code == 404
 
 
 @pytest.mark.parametrize(
@@ -461,8 +464,43 @@ def test_the_questions_page_flags_a_question_and_counts_its_reports(client, room
     assert "no_bias (5)" in page
     assert "Too hard" in page
     assert "One mistake dominates: no_bias" in page
-    assert "1 open. " in page
+    assert "1 open</a>" in page
+    assert f"/teach/{room.pk}/questions/{question.pk}/reports/" in page
+
+
+def test_the_teacher_reads_a_questions_reports_without_who_sent_them(client, room):
+    question = QuestionFactory(lesson=room.course.lessons.get(), key="ffn-width")
+    other = QuestionFactory(lesson=room.course.lessons.get())
+    sender = UserFactory(username="sender-secret")
+    Report.objects.create(user=sender, question_id=question.pk, message="The <b>bias</b> is off.")
+    Report.objects.create(
+        user=sender, question_id=question.pk, message="Old news.", status=Report.Status.FIXED
+    )
+    Report.objects.create(user=sender, question_id=other.pk, message="About another one.")
+    teacher_client(client, room)
+
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(f"/teach/{room.pk}/questions/{question.pk}/reports/")
+
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert "2 reports, 1 open" in page
+    assert "The &lt;b&gt;bias&lt;/b&gt; is off." in page  # the learner's words, escaped
+    assert "Fixed" in page
+    assert "Old news." in page
+    assert "About another one." not in page
+    assert "sender-secret" not in page
     assert f"/courses/{room.course.slug}/neurons/report/?question={question.pk}" in page
+    assert len(queries) <= 8, [q["sql"] for q in queries.captured_queries]
+
+
+def test_another_courses_question_has_no_reports_page_in_this_class(client, room):
+    elsewhere = QuestionFactory()  # a lesson of another course
+    Report.objects.create(user=UserFactory(), question_id=elsewhere.pk, message="Elsewhere.")
+    teacher_client(client, room)
+
+    assert client.get(f"/teach/{room.pk}/questions/{elsewhere.pk}/reports/").status_code == 404
+    assert client.get(f"/teach/{room.pk}/questions/987654321/reports/").status_code == 404
 
 
 def test_the_digest_page_shows_what_the_email_says(client, room):
