@@ -4,6 +4,7 @@ asks: another teacher, a former member, a learner of another class."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -289,26 +290,13 @@ def assignment_new(request: HttpRequest, classroom_id: int) -> HttpResponse:
     tomorrow = (timezone.now().astimezone(_zone(request)) + timedelta(days=7)).replace(
         hour=17, minute=0, second=0, microsecond=0, tzinfo=None
     )
-    form = _assignment_form(request, room, initial={"due_at": tomorrow})
-    if request.method == "POST" and form.is_valid():
-        try:
-            services.assignment_create(
-                classroom=room,
-                title=form.cleaned_data["title"],
-                due_at=form.cleaned_data["due_at"],
-                lesson=form.cleaned_data["lesson"],
-                question_ids=form.question_ids,
-            )
-        except ClassroomRefused as refused:
-            form.add_error(refused.field if refused.field in form.fields else None, refused.message)
-        else:
-            messages.success(request, "Assignment set.")
-            return _see_other(reverse("classrooms:classroom", args=[room.pk]))
-    return render(
+    return _assignment_page(
         request,
-        "classrooms/assignment_form.html",
-        {"classroom": room, "form": form, "assignment": None},
-        status=400 if form.errors else 200,
+        room,
+        None,
+        initial={"due_at": tomorrow},
+        save=functools.partial(services.assignment_create, classroom=room),
+        done="Assignment set.",
     )
 
 
@@ -325,21 +313,36 @@ def assignment_edit(request: HttpRequest, classroom_id: int, assignment_id: int)
     room = _taught(request, classroom_id)
     assignment = _assignment_of(room, assignment_id)
     assignment.classroom = room
-    local = assignment.due_at.astimezone(_zone(request)).replace(tzinfo=None)
-    form = _assignment_form(
+    return _assignment_page(
         request,
         room,
+        assignment,
         initial={
             "title": assignment.title,
             "lesson": assignment.lesson,
             "questions": [str(q) for q in assignment.question_ids],
-            "due_at": local,
+            "due_at": assignment.due_at.astimezone(_zone(request)).replace(tzinfo=None),
         },
+        save=functools.partial(services.assignment_update, assignment=assignment),
+        done="Assignment saved.",
     )
+
+
+def _assignment_page(
+    request: HttpRequest,
+    room: Classroom,
+    assignment: Assignment | None,
+    *,
+    initial: dict[str, Any],
+    save: Callable[..., Assignment],
+    done: str,
+) -> HttpResponse:
+    """The assignment form, new or filled in: a valid POST saves through the service (whose
+    refusals land next to their field) and goes back to the class."""
+    form = _assignment_form(request, room, initial=initial)
     if request.method == "POST" and form.is_valid():
         try:
-            services.assignment_update(
-                assignment=assignment,
+            save(
                 title=form.cleaned_data["title"],
                 due_at=form.cleaned_data["due_at"],
                 lesson=form.cleaned_data["lesson"],
@@ -348,7 +351,7 @@ def assignment_edit(request: HttpRequest, classroom_id: int, assignment_id: int)
         except ClassroomRefused as refused:
             form.add_error(refused.field if refused.field in form.fields else None, refused.message)
         else:
-            messages.success(request, "Assignment saved.")
+            messages.success(request, done)
             return _see_other(reverse("classrooms:classroom", args=[room.pk]))
     return render(
         request,
