@@ -16,7 +16,8 @@ def format_number(value: int | float | Fraction, *, places: int | None = None) -
 
     Integers get thousands separators (`4,722,432`). Other numbers get `places` decimals when
     given, else four significant digits, with trailing zeros dropped (`0.7`, `1.234`). Very
-    small numbers use powers of ten (`1.5 × 10⁻⁶`). Negative numbers use the minus sign.
+    small numbers, and very large ones that are not integers, use powers of ten (`1.5 × 10⁻⁶`,
+    `3.15 × 10²³`). Negative numbers use the minus sign.
     """
     if isinstance(value, bool):
         raise TypeError("a truth value is not a number")
@@ -31,7 +32,7 @@ def format_number(value: int | float | Fraction, *, places: int | None = None) -
         return "0"
     if places is None:
         magnitude = math.floor(math.log10(abs(x)))
-        if magnitude < -4:
+        if magnitude < -4 or magnitude >= 15:
             return _powers_of_ten(x)
         places = min(max(3 - magnitude, 0), 12)
     text = f"{abs(x):,.{places}f}"

@@ -9,7 +9,9 @@ class QuizzesConfig(AppConfig):
         from course import revisions
         from course.content import parts
         from quizzes.content import QuestionBank
-        from quizzes.models import Choice, Question
+        from quizzes.interview_content import InterviewBank
+        from quizzes.models import Choice, InterviewCategory, InterviewEntry, Question
 
         parts.register("questions", QuestionBank())
-        revisions.watch(Question, Choice)
+        parts.register("interview", InterviewBank())
+        revisions.watch(Question, Choice, InterviewCategory, InterviewEntry)

@@ -8,6 +8,7 @@ applies them to every file; authors run them on one file as they write:
 from __future__ import annotations
 
 import ast
+import itertools
 import math
 import operator
 import re
@@ -56,7 +57,10 @@ _FUNCTIONS: dict[str, Callable[..., float]] = {
     "floor": math.floor,
     "min": min,
     "max": max,
+    "tanh": math.tanh,
+    "erf": math.erf,
 }
+_CONSTANTS = {"pi": math.pi, "e": math.e}
 
 
 class FigureError(ValueError):
@@ -77,6 +81,8 @@ def evaluate(expression: str) -> float:
             return walk(node.body)
         if isinstance(node, ast.Constant) and type(node.value) in (int, float):
             return node.value
+        if isinstance(node, ast.Name) and node.id in _CONSTANTS:
+            return _CONSTANTS[node.id]
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
             value = walk(node.operand)
             return -value if isinstance(node.op, ast.USub) else value
@@ -176,6 +182,13 @@ def checked_numbers(text: str) -> list[str]:
 def _spoken_forms(text: str) -> set[str]:
     """The numbers a written figure or given contains, as they could appear in the text."""
     return {m.group(1).rstrip(",") for m in _NUMBER.finditer(text)} | {text.strip()}
+
+
+def _given_value(given: str) -> float | None:
+    try:
+        return shown_number(given)[0]
+    except FigureError:
+        return None
 
 
 def _math_numbers(text: str) -> list[str]:
@@ -279,6 +292,10 @@ def question_errors(
         errors["figures"] = (
             "numbers neither worked out in figures nor listed in givens: " + ", ".join(loose[:8])
         )
+    if "unit" in entry and entry["unit"] != "percent":
+        errors["unit"] = (
+            "only 'percent' (then the answer is in percent); say other units in the question"
+        )
     numeric = [f for f in NUMERIC if f in entry]
     if numeric:
         if ("answer" in entry) == ("generator" in entry):
@@ -291,7 +308,7 @@ def question_errors(
                 evaluate(str(f["value"]))
                 for f in figures
                 if not figure_problem(str(f["shown"]), str(f["value"]))
-            ]
+            ] + [_given_value(g) for g in givens if _given_value(g) is not None]
             for value in values:
                 if not isinstance(value, int | float) or isinstance(value, bool):
                     errors["answer"] = "the answer and every mistake's value are numbers"
@@ -335,3 +352,101 @@ def file_errors(path: Path, *, diagrams: Iterable[str] | None = None) -> list[st
 if __name__ == "__main__":  # pragma: no cover (an author's tool)
     for argument in sys.argv[1:]:
         print("\n".join(file_errors(Path(argument))))
+
+
+# --- near-duplicates across the bank -------------------------------------------------------------
+
+_STOP = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "of",
+        "to",
+        "in",
+        "on",
+        "for",
+        "and",
+        "or",
+        "is",
+        "are",
+        "be",
+        "by",
+        "with",
+        "what",
+        "why",
+        "how",
+        "does",
+        "do",
+        "it",
+        "its",
+        "that",
+        "this",
+        "which",
+        "you",
+        "your",
+        "when",
+        "would",
+        "can",
+        "as",
+        "at",
+        "from",
+        "vs",
+        "versus",
+        "between",
+        "about",
+        "into",
+        "than",
+        "their",
+        "they",
+        "them",
+        "there",
+        "these",
+        "those",
+        "not",
+        "if",
+        "then",
+        "so",
+        "was",
+        "were",
+        "has",
+        "have",
+        "had",
+        "will",
+    ]
+)
+DUPLICATE_AT = 0.45  # cosine similarity of the questions' wording above which two are one
+
+
+def _terms(text: str) -> list[str]:
+    words = [w for w in re.findall(r"[a-z0-9]+", text.lower()) if w not in _STOP]
+    words = [w[:-1] if w.endswith("s") and len(w) > 3 else w for w in words]
+    return words + [f"{a}_{b}" for a, b in itertools.pairwise(words)]
+
+
+def near_duplicates(
+    texts: Mapping[str, str], *, threshold: float = DUPLICATE_AT
+) -> list[tuple[float, str, str]]:
+    """Every pair of questions whose wording is closer than `threshold`: the cosine similarity
+    of their words and word pairs weighted by rarity (tf-idf), most alike first."""
+    import numpy as np
+
+    keys = list(texts)
+    rows = [_terms(texts[k]) for k in keys]
+    vocabulary = {t: i for i, t in enumerate(sorted({t for row in rows for t in row}))}
+    counts = np.zeros((len(keys), len(vocabulary)))
+    for i, row in enumerate(rows):
+        for term in row:
+            counts[i, vocabulary[term]] += 1
+    documents = (counts > 0).sum(axis=0)
+    weights = counts * (np.log((1 + len(keys)) / (1 + documents)) + 1)
+    norms = np.linalg.norm(weights, axis=1, keepdims=True)
+    weights = weights / np.where(norms == 0, 1, norms)
+    similar = weights @ weights.T
+    first, second = np.triu_indices(len(keys), k=1)
+    close = similar[first, second] > threshold
+    pairs = [
+        (float(similar[i, j]), keys[i], keys[j])
+        for i, j in zip(first[close], second[close], strict=True)
+    ]
+    return sorted(pairs, reverse=True)

@@ -216,7 +216,7 @@ class QuestionBank:
             (section.lesson.slug, section.slug): section
             for section in Section.objects.select_related("lesson")
         }
-        existing = {q.key: q for q in Question.objects.all()}
+        existing = {q.key: q for q in Question.objects.filter(category__isnull=True)}
         existing_choices = {(c.question_id, c.position): c for c in Choice.objects.all()}
         kept: set[str] = set()
         kept_choices: set[tuple[int, int]] = set()

@@ -1,12 +1,60 @@
-"""The question bank: questions, their choices, and the bank's revision number. No learner
-state lives here (that is `reviews`)."""
+"""The question bank: questions, their choices, and the bank's revision number; and the
+interview bank's categories and the parts of an interview question beyond its prompt and model
+answer. No learner state lives here (that is `reviews`).
+
+A question belongs either to a lesson of a course (and follows one of its sections) or to a
+category of the interview bank, never both. `Question.objects.live()` is the courses' questions
+(what decks, the queue and teachers read); `Question.objects.interview_bank()` is the bank's."""
 
 from __future__ import annotations
 
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 
-from course.models import Lesson, LiveManager, Section
+from course.models import Lesson, LiveManager, LiveQuerySet, Section
+
+
+class InterviewCategory(models.Model):
+    """A category of the interview bank (attention, inference and serving, ...): data, loaded
+    from `content/interview/categories.yaml`, archived when it leaves the file."""
+
+    slug = models.SlugField(max_length=80, unique=True)
+    title = models.CharField(max_length=80)
+    summary = models.CharField(max_length=300)
+    position = models.PositiveSmallIntegerField(default=0)
+    archived_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = LiveManager()
+
+    class Meta:
+        ordering = ["position", "pk"]
+        verbose_name_plural = "interview categories"
+
+    def __str__(self) -> str:
+        return self.title
+
+
+class QuestionQuerySet(LiveQuerySet["Question"]):
+    def live(self) -> QuestionQuerySet:
+        """The courses' questions still in the content files (the interview bank's are
+        `interview_bank()`)."""
+        return self.filter(archived_at__isnull=True, lesson__isnull=False)
+
+    def interview_bank(self) -> QuestionQuerySet:
+        """The interview bank's questions still in the files, in live categories."""
+        return self.filter(
+            archived_at__isnull=True,
+            category__isnull=False,
+            category__archived_at__isnull=True,
+        )
+
+
+class Level(models.TextChoices):
+    JUNIOR = "junior", "Junior"
+    MID = "mid", "Mid-level"
+    SENIOR = "senior", "Senior"
 
 
 class Question(models.Model):
@@ -30,17 +78,32 @@ class Question(models.Model):
 
     key = models.SlugField(max_length=80, unique=True, help_text="Stable id in the content files.")
     kind = models.CharField(max_length=16, choices=Kind.choices)
-    topic = models.CharField(max_length=24, choices=Topic.choices)
+    topic = models.CharField(
+        max_length=24, choices=Topic.choices, blank=True, help_text="A course question's topic."
+    )
     difficulty = models.PositiveSmallIntegerField(
         validators=[MinValueValidator(1), MaxValueValidator(5)]
     )
-    lesson = models.ForeignKey(Lesson, on_delete=models.PROTECT, related_name="questions")
+    lesson = models.ForeignKey(
+        Lesson, on_delete=models.PROTECT, related_name="questions", null=True, blank=True
+    )
     section = models.ForeignKey(
         Section,
         on_delete=models.PROTECT,
         related_name="questions",
+        null=True,
+        blank=True,
         help_text="The section of its lesson it follows; a question is Pro when its section is.",
     )
+    category = models.ForeignKey(
+        InterviewCategory,
+        on_delete=models.PROTECT,
+        related_name="questions",
+        null=True,
+        blank=True,
+        help_text="The interview bank's category, for a question of the bank.",
+    )
+    level = models.CharField(max_length=8, choices=Level.choices, blank=True)
     position = models.PositiveSmallIntegerField(default=0, help_text="Order within the lesson.")
     interview = models.BooleanField(default=False)
     prompt_markdown = models.TextField()
@@ -71,23 +134,40 @@ class Question(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
-    objects = LiveManager()
+    objects = models.Manager.from_queryset(QuestionQuerySet)()
 
     class Meta:
         ordering = ["lesson__course", "lesson__number", "position", "pk"]
         indexes = [
             models.Index(fields=["lesson", "position"]),
             models.Index(fields=["topic", "kind"]),
+            models.Index(fields=["category", "level", "position"]),
         ]
         constraints = [
             models.CheckConstraint(
                 condition=models.Q(difficulty__gte=1, difficulty__lte=5),
                 name="question_difficulty_1_to_5",
-            )
+            ),
+            models.CheckConstraint(
+                condition=(
+                    models.Q(lesson__isnull=False, section__isnull=False, category__isnull=True)
+                    | models.Q(lesson__isnull=True, section__isnull=True, category__isnull=False)
+                    & ~models.Q(level="")
+                ),
+                name="question_in_a_lesson_or_the_interview_bank",
+            ),
         ]
 
     def __str__(self) -> str:
         return self.key
+
+    @property
+    def course_id(self) -> int:
+        """The course of a course question. The answer path takes course questions only
+        (`Question.objects.live()`); a bank question is in no course."""
+        if self.lesson is None:
+            raise ValueError(f"'{self.key}' is a question of the interview bank, in no course")
+        return self.lesson.course_id
 
     @property
     def is_choice(self) -> bool:
@@ -100,6 +180,44 @@ class Question(models.Model):
     @property
     def generator_or_none(self) -> str | None:
         return self.generator or None
+
+
+class InterviewEntry(models.Model):
+    """What an interview question of the bank holds beyond its prompt and model answer: the
+    deeper notes, the key points an interviewer listens for, the common wrong turns, follow-ups,
+    related questions, sources, an optional diagram, and the lesson that teaches it.
+
+    `search_title` and `search_body` are its words as plain text; on PostgreSQL a generated
+    `search` column weighs them (title first) for full-text search, with a GIN index (migration
+    0011); elsewhere the bank is searched by substring."""
+
+    question = models.OneToOneField(
+        Question, on_delete=models.CASCADE, primary_key=True, related_name="entry"
+    )
+    notes_markdown = models.TextField()
+    notes_html = models.TextField()
+    key_points = models.JSONField(default=list)
+    wrong_turns = models.JSONField(default=list)
+    follow_ups = models.JSONField(default=list)
+    related = models.JSONField(default=list, help_text="Keys of related bank questions.")
+    sources = models.JSONField(default=list)
+    diagram = models.CharField(max_length=80, blank=True)
+    teaching_lesson = models.ForeignKey(
+        Lesson,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="The course lesson that teaches it, where there is one.",
+    )
+    search_title = models.TextField(blank=True)
+    search_body = models.TextField(blank=True)
+
+    class Meta:
+        verbose_name_plural = "interview entries"
+
+    def __str__(self) -> str:
+        return f"entry of question {self.question_id}"
 
 
 class Choice(models.Model):

@@ -21,6 +21,8 @@ from quizzes.models import Choice, Question
 def question_is_open_to(user: Any, question: Question) -> bool:
     """Whether the caller may see and answer the question: always for a free section's, only
     with Pro for a Pro section's."""
+    if question.section is None:
+        return True  # the interview bank is open to everyone
     return can_read(user, question.section.access)
 
 

@@ -184,6 +184,8 @@ def log_replay(
 def new_card(*, user: User, question: Question) -> Card:
     """An unsaved card. Its fuzz seed comes from the learner and the question, so the same
     reviews always give the same schedule (an offline batch, replayed, lands where it did)."""
+    if question.lesson_id is None:
+        raise ValueError(f"'{question.key}' is a question of the interview bank, in no lesson")
     return Card(
         user=user,
         question=question,
@@ -310,7 +312,7 @@ def review_undo(*, user: User) -> tuple[Card | None, int]:
         # The day of the review taken back, and those of the reviews replayed without it.
         replayed = {rollups.study_date_at(user=user, moment=a.created_at) for a in history}
         rollups.refresh(
-            user=user, course_id=card.question.lesson.course_id, days={taken_back, *replayed}
+            user=user, course_id=card.question.course_id, days={taken_back, *replayed}
         )
         if not history and before.state == "new" and not card.reviews.exists():
             if card.pending_reveal_id is None:

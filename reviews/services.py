@@ -213,7 +213,7 @@ def answer_submit(
     )
     # The card, the answer and the rollups, written together (one statement on PostgreSQL).
     writes.append(rows.inserting(answer))
-    courses = {question.pk: question.lesson.course_id}
+    courses = {question.pk: question.course_id}
     writes += rollups.recording(user=user, answers=[answer], courses=courses)
     rows.write_together(writes)
     result = answer_result(

@@ -234,7 +234,7 @@ def _apply(
             item.answer.card = card
     written = [item for _, reviewed in stepped for item in reviewed] + practised
     bulk.answers_insert(answers=[item.answer for item in written])
-    courses = {pk: question.lesson.course_id for pk, question in questions.items()}
+    courses = {pk: question.course_id for pk, question in questions.items()}
     rollups.record(user=user, answers=[item.answer for item in written], courses=courses)
     # Reviews replayed for a late one may now count otherwise (what state their card was in).
     replayed: dict[int, set[date]] = defaultdict(set)

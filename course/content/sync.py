@@ -36,7 +36,8 @@ class Changes:
         return self.changed_count > 0
 
     def summary(self) -> str:
-        kinds = ("course", "lesson", "section", "glossary term", "question", "choice")
+        kinds: tuple[str, ...] = ("course", "lesson", "section", "glossary term", "question")
+        kinds += ("choice", "interview category", "interview entry")
         lines = []
         for kind in kinds:
             parts = [
@@ -45,7 +46,8 @@ class Changes:
                 if self.counts[f"{kind} {outcome}"]
             ]
             if parts:
-                lines.append(f"{kind}s: {', '.join(parts)}")
+                plural = kind[:-1] + "ies" if kind.endswith("y") else kind + "s"
+                lines.append(f"{plural}: {', '.join(parts)}")
         return "\n".join(lines)
 
 

@@ -16,6 +16,13 @@ from types import MappingProxyType
 from engine.generators.attention import AttentionSoftmax, ContextCost
 from engine.generators.base import Batch, Family, MistakeSpec, Variant
 from engine.generators.block_size import AttentionParams, BlockParams
+from engine.generators.budgets import (
+    AttentionMlpFlops,
+    ChinchillaOptimal,
+    KvCacheBytes,
+    TrainingFlops,
+    WeightMemory,
+)
 from engine.generators.draws import MAX_SEED
 from engine.generators.geometry import NearOrthogonal
 from engine.generators.mlp_size import MlpParams, MlpWeights
@@ -38,6 +45,11 @@ _ALL: tuple[Family, ...] = (
     LayerNorm(),
     ContextCost(),
     NearOrthogonal(),
+    KvCacheBytes(),
+    WeightMemory(),
+    TrainingFlops(),
+    ChinchillaOptimal(),
+    AttentionMlpFlops(),
 )
 FAMILIES: Mapping[str, Family] = MappingProxyType({f.name: f for f in _ALL})
 

@@ -99,6 +99,30 @@ def near_orthogonal(d: dict[str, Any]) -> float:
     return spread if d["measure"] == "cosine" else math.degrees(spread)
 
 
+def kv_cache_bytes(d: dict[str, Any]) -> float:
+    values = 2 * d["layers"] * d["kv_heads"] * d["head_dim"] * d["context"] * d["batch"]
+    return values * d["bytes"] / 2**30
+
+
+def weight_memory(d: dict[str, Any]) -> float:
+    return d["billions"] * 1e9 * d["bits"] / 8 / 1e9
+
+
+def training_flops(d: dict[str, Any]) -> float:
+    return 6 * d["params"] * d["tokens"]
+
+
+def chinchilla_optimal(d: dict[str, Any]) -> float:
+    if d["ask"] == "params":
+        return math.sqrt(d["budget"] / 120) / 1e9
+    return 20 * d["billions"]
+
+
+def attention_mlp_flops(d: dict[str, Any]) -> float:
+    dm, t = d["d_model"], d["context"]
+    return (8 * dm * dm + 4 * t * dm) / (4 * d["ratio"] * dm * dm)
+
+
 ANSWERS: dict[str, Callable[[dict[str, Any]], Any]] = {
     f.__name__: f
     for f in (
@@ -115,5 +139,10 @@ ANSWERS: dict[str, Callable[[dict[str, Any]], Any]] = {
         layer_norm,
         context_cost,
         near_orthogonal,
+        kv_cache_bytes,
+        weight_memory,
+        training_flops,
+        chinchilla_optimal,
+        attention_mlp_flops,
     )
 }

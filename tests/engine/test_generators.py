@@ -47,6 +47,20 @@ DATA_KEYS = {
     "layer_norm": {"x", "index", "gamma", "beta", "eps"},
     "context_cost": {"context", "factor", "quantity"},
     "near_orthogonal": {"dims", "measure"},
+    "kv_cache_bytes": {
+        "layers",
+        "heads",
+        "kv_heads",
+        "head_dim",
+        "context",
+        "batch",
+        "bytes",
+        "model",
+    },
+    "weight_memory": {"billions", "bits"},
+    "training_flops": {"params", "tokens", "run"},
+    "chinchilla_optimal": {"ask", "budget", "billions"},
+    "attention_mlp_flops": {"d_model", "ratio", "context", "model"},
 }
 
 

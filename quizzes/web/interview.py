@@ -1,0 +1,98 @@
+"""The interview bank's pages, open to everyone: the categories with their counts, a category's
+questions by level, search across the bank, and one question with its model answer, key points
+and notes. What they read comes from `quizzes.interview`, as the API's does."""
+
+from __future__ import annotations
+
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.safestring import SafeString
+from django.views.decorators.http import require_GET
+
+from course.web import embeds, richtext
+from quizzes import interview as bank
+from quizzes.models import Level
+
+PAGE_SIZE = 40
+NO_TERMS = richtext.glossary([])
+
+
+def _level(request: HttpRequest) -> str:
+    """The level asked for, or "" for all (anything else is read as all)."""
+    level = request.GET.get("level", "")
+    return level if level in Level.values else ""
+
+
+def _page(request: HttpRequest, questions: object) -> object:
+    return Paginator(questions, PAGE_SIZE).get_page(request.GET.get("page"))
+
+
+@require_GET
+def index(request: HttpRequest) -> HttpResponse:
+    search = request.GET.get("q", "").strip()
+    level = _level(request)
+    categories = bank.categories()
+    context: dict[str, object] = {
+        "categories": categories,
+        "total": sum(c.total for c in categories),
+        "search": search,
+        "level": level,
+        "levels": Level.choices,
+    }
+    if search or level:
+        context["page"] = _page(request, bank.bank_questions(search=search, level=level))
+    return render(request, "quizzes/interview/index.html", context)
+
+
+@require_GET
+def category(request: HttpRequest, category: str) -> HttpResponse:
+    found = bank.category(category)
+    if found is None:
+        raise Http404("category")
+    level = _level(request)
+    counts = next(c for c in bank.categories() if c.category.pk == found.pk)
+    return render(
+        request,
+        "quizzes/interview/category.html",
+        {
+            "category": found,
+            "counts": counts,
+            "level": level,
+            "level_counts": [(v, label, counts.counts[v]) for v, label in Level.choices],
+            "page": _page(request, bank.bank_questions(category=found, level=level)),
+        },
+    )
+
+
+def _prose(html: str) -> SafeString:
+    return richtext.prepare(html, NO_TERMS).html
+
+
+def _summary(markdown_text: str, limit: int = 155) -> str:
+    """The model answer's opening as plain text, cut at a word: what a search engine shows."""
+    text = bank.plain_text(markdown_text)
+    if len(text) <= limit:
+        return text
+    return text[:limit].rsplit(" ", 1)[0].rstrip(",;:") + "…"
+
+
+@require_GET
+def question(request: HttpRequest, key: str) -> HttpResponse:
+    found = bank.question(key)
+    if found is None:
+        raise Http404("question")
+    entry = found.entry
+    return render(
+        request,
+        "quizzes/interview/question.html",
+        {
+            "question": found,
+            "entry": entry,
+            "model_answer": _prose(found.model_answer_html),
+            "notes": _prose(entry.notes_html),
+            "diagram": embeds.diagram(entry.diagram, "d-") if entry.diagram else "",
+            "related": bank.related(found),
+            "description": _summary(found.model_answer_markdown),
+        },
+    )
