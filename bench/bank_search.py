@@ -61,7 +61,7 @@ def multiplied(total: int) -> int:
             InterviewEntry(
                 question=q, notes_markdown=o.entry.notes_markdown, notes_html=o.entry.notes_html,
                 key_points=o.entry.key_points, search_title=o.entry.search_title,
-                search_body=o.entry.search_body,
+                search_answer=o.entry.search_answer, search_notes=o.entry.search_notes,
             )
             for q, (o, _) in zip(made, chunk, strict=True)
         )  # fmt: skip
@@ -85,7 +85,7 @@ def main() -> None:
     options = parser.parse_args()
     django_on_fresh_database(SECURE_SSL_REDIRECT="0")
     from django.core.paginator import Paginator
-    from django.db import connection
+    from django.db import connection, transaction
     from django.test import Client
 
     from quizzes import interview
@@ -106,9 +106,13 @@ def main() -> None:
         matches, _ = run()
         median, best = timings_ms(run, options.requests)
         worst = max(worst, median)
-        queryset = interview.bank_questions(search=search)[:40]
-        sql, params = queryset.query.sql_with_params()
-        with connection.cursor() as cursor:
+        from quizzes.models import Question
+
+        sql, params = interview.ranking_sql(
+            Question.objects.interview_bank(), interview.search_words(search)
+        )
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute("SET LOCAL enable_seqscan = off")  # as interview.ranked_ids runs it
             cursor.execute("EXPLAIN " + sql, params)
             plan = "\n".join(row[0] for row in cursor.fetchall())
         uses = INDEX in plan

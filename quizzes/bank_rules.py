@@ -58,6 +58,8 @@ _FUNCTIONS: dict[str, Callable[..., float]] = {
     "min": min,
     "max": max,
     "tanh": math.tanh,
+    "cos": math.cos,
+    "sin": math.sin,
     "erf": math.erf,
 }
 _CONSTANTS = {"pi": math.pi, "e": math.e}
@@ -72,7 +74,8 @@ def evaluate(expression: str) -> float:
     functions above. Anything else (a name, an attribute, a call of something else) is refused,
     so a content file can never run code."""
     try:
-        tree = ast.parse(expression.replace(",", "_"), mode="eval")
+        # 4,722,432 may be written with its thousands commas; a comma between arguments stays.
+        tree = ast.parse(re.sub(r"(?<=\d),(?=\d{3}(?!\d))", "_", expression), mode="eval")
     except SyntaxError as error:
         raise FigureError(f"'{expression}' is not arithmetic: {error.msg}") from None
 
@@ -265,16 +268,17 @@ def question_errors(
     ):
         errors["figures"] = "a list of {shown, value}"
         figures = []
+    lists = ("solution_steps", "key_points", "wrong_turns", "follow_ups")
     text = "\n".join(
         [
             *(str(entry.get(f, "")) for f in CHECKED_TEXT),
-            *map(str, entry.get("solution_steps") or []),
+            *(str(item) for name in lists for item in entry.get(name) or [] if item),
         ]
     )
     for figure in figures:
         shown, value = str(figure["shown"]), str(figure["value"])
         if shown not in text:
-            errors["figures"] = f"'{shown}' is not in the question, answer, notes or steps"
+            errors["figures"] = f"'{shown}' is not in the question's text"
             break
         problem = figure_problem(shown, value)
         if problem:
@@ -325,6 +329,8 @@ def file_errors(path: Path, *, diagrams: Iterable[str] | None = None) -> list[st
     """Every rule one questions file breaks, as lines naming the question and field."""
     import yaml
 
+    from course.markdown import formula_problems
+
     entries = yaml.safe_load(path.read_text(encoding="utf-8"))
     if not isinstance(entries, list):
         return [f"{path}: a list of questions"]
@@ -333,6 +339,10 @@ def file_errors(path: Path, *, diagrams: Iterable[str] | None = None) -> list[st
         name = entry.get("key", f"#{i + 1}") if isinstance(entry, Mapping) else f"#{i + 1}"
         for field, message in question_errors(entry, diagrams=diagrams).items():
             lines.append(f"{path}: {name}: {field}: {message}")
+        for field in CHECKED_TEXT:
+            text = entry.get(field) if isinstance(entry, Mapping) else None
+            for message in formula_problems(text) if isinstance(text, str) else []:
+                lines.append(f"{path}: {name}: {field}: {message}")
         if name in keys:
             lines.append(f"{path}: {name}: key: used twice")
         keys.add(name)

@@ -243,9 +243,10 @@ class InterviewBank:
                     "diagram": fields.get("diagram", ""),
                     "teaching_lesson_id": lessons.get(fields.get("lesson", "")),
                     "search_title": plain_text(fields["question"]),
-                    "search_body": plain_text(
-                        " ".join([fields["model_answer"], *fields["key_points"], fields["notes"]])
+                    "search_answer": plain_text(
+                        " ".join([fields["model_answer"], *fields["key_points"]])
                     ),
+                    "search_notes": plain_text(fields["notes"]),
                 },
                 changes,
                 "interview entry",

@@ -8,8 +8,11 @@ category of the interview bank, never both. `Question.objects.live()` is the cou
 
 from __future__ import annotations
 
+import re
+
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
+from django.utils.html import escape
 
 from course.models import Lesson, LiveManager, LiveQuerySet, Section
 
@@ -162,6 +165,15 @@ class Question(models.Model):
         return self.key
 
     @property
+    def prompt_inline_html(self) -> str:
+        """The prompt without its paragraph, to stand in a heading or a link, when it is one
+        paragraph (a bank question's usually is); otherwise its text alone."""
+        html = self.prompt_html.strip()
+        if html.startswith("<p>") and html.endswith("</p>") and html.count("<p>") == 1:
+            return html[3:-4]
+        return escape(re.sub(r"<[^>]+>", " ", html).strip())
+
+    @property
     def course_id(self) -> int:
         """The course of a course question. The answer path takes course questions only
         (`Question.objects.live()`); a bank question is in no course."""
@@ -187,9 +199,11 @@ class InterviewEntry(models.Model):
     deeper notes, the key points an interviewer listens for, the common wrong turns, follow-ups,
     related questions, sources, an optional diagram, and the lesson that teaches it.
 
-    `search_title` and `search_body` are its words as plain text; on PostgreSQL a generated
-    `search` column weighs them (title first) for full-text search, with a GIN index (migration
-    0011); elsewhere the bank is searched by substring."""
+    `search_title`, `search_answer` (model answer and key points) and `search_notes` are its
+    words as plain text. On PostgreSQL (migration 0011) a generated `search` column weighs all
+    three, question first, for full-text search with a GIN index, and a smaller generated
+    `search_rank` (question and answer, not the notes) orders the matches; elsewhere the bank is
+    searched by substring."""
 
     question = models.OneToOneField(
         Question, on_delete=models.CASCADE, primary_key=True, related_name="entry"
@@ -211,7 +225,8 @@ class InterviewEntry(models.Model):
         help_text="The course lesson that teaches it, where there is one.",
     )
     search_title = models.TextField(blank=True)
-    search_body = models.TextField(blank=True)
+    search_answer = models.TextField(blank=True)
+    search_notes = models.TextField(blank=True)
 
     class Meta:
         verbose_name_plural = "interview entries"

@@ -311,9 +311,7 @@ def review_undo(*, user: User) -> tuple[Card | None, int]:
             Answer.objects.bulk_update(history, ["card_before", "card_after", "rating"])
         # The day of the review taken back, and those of the reviews replayed without it.
         replayed = {rollups.study_date_at(user=user, moment=a.created_at) for a in history}
-        rollups.refresh(
-            user=user, course_id=card.question.course_id, days={taken_back, *replayed}
-        )
+        rollups.refresh(user=user, course_id=card.question.course_id, days={taken_back, *replayed})
         if not history and before.state == "new" and not card.reviews.exists():
             if card.pending_reveal_id is None:
                 card.delete()

@@ -95,7 +95,7 @@ class BankQuestionFilter(StrictFilterSet):
         fields: list[str] = []
 
     def searching(self, queryset: QuerySet[Question], name: str, value: str) -> Any:
-        return queryset  # searched in the view's queryset, so that the best matches come first
+        return queryset  # searched by the view once filtered, so that the best come first
 
 
 @extend_schema_view(
@@ -137,9 +137,14 @@ class BankQuestionListView(ConditionalGet, generics.ListAPIView[Question]):
     filterset_class = BankQuestionFilter
 
     def get_queryset(self) -> Any:
-        return bank.bank_questions(
-            search=self.request.query_params.get("search", "")
-        ).select_related("entry__teaching_lesson__course")
+        return Question.objects.interview_bank().select_related("entry__teaching_lesson__course")
+
+    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        # Filtered first, then searched: the best matches come first, a page read at a time.
+        questions = self.filter_queryset(self.get_queryset())
+        listing = bank.searched(questions, request.query_params.get("search", ""))
+        page = self.paginate_queryset(listing)  # type: ignore[arg-type]
+        return self.get_paginated_response(self.get_serializer(page, many=True).data)
 
     def last_modified(self, request: Request) -> datetime | None:
         return bank_changed_at()

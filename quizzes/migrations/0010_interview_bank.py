@@ -42,7 +42,8 @@ class Migration(migrations.Migration):
                 ('sources', models.JSONField(default=list)),
                 ('diagram', models.CharField(blank=True, max_length=80)),
                 ('search_title', models.TextField(blank=True)),
-                ('search_body', models.TextField(blank=True)),
+                ('search_answer', models.TextField(blank=True)),
+                ('search_notes', models.TextField(blank=True)),
             ],
             options={
                 'verbose_name_plural': 'interview entries',

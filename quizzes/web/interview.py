@@ -4,15 +4,19 @@ and notes. What they read comes from `quizzes.interview`, as the API's does."""
 
 from __future__ import annotations
 
+import hashlib
+
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.safestring import SafeString
 from django.views.decorators.http import require_GET
 
+from course import markdown
 from course.web import embeds, richtext
 from quizzes import interview as bank
 from quizzes.models import Level
+from quizzes.variants import variant_for
 
 PAGE_SIZE = 40
 NO_TERMS = richtext.glossary([])
@@ -83,6 +87,16 @@ def question(request: HttpRequest, key: str) -> HttpResponse:
     if found is None:
         raise Http404("question")
     entry = found.entry
+    example = None
+    if found.generator:
+        # A fixed example of the family's numbers, the same on every visit (a page to link).
+        seed = int.from_bytes(hashlib.blake2b(found.key.encode(), digest_size=7).digest(), "big")
+        variant = variant_for(found, seed)
+        example = {
+            "prompt": markdown.render(variant.prompt),
+            "answer": variant.correct_answer,
+            "steps": variant.solution_steps,
+        }
     return render(
         request,
         "quizzes/interview/question.html",
@@ -93,6 +107,7 @@ def question(request: HttpRequest, key: str) -> HttpResponse:
             "notes": _prose(entry.notes_html),
             "diagram": embeds.diagram(entry.diagram, "d-") if entry.diagram else "",
             "related": bank.related(found),
+            "example": example,
             "description": _summary(found.model_answer_markdown),
         },
     )

@@ -206,7 +206,7 @@ def bad(case: str) -> tuple[dict, str, str]:
                 ],
             ),
             "figures",
-            "'42.0' is not in the question",
+            "'42.0' is not in the question's text",
         ),
         "loose_number": (bank_question("attention-x", givens=[]), "figures", "128"),
         "code_in_a_figure": (
@@ -515,3 +515,40 @@ def test_bank_stats_prints_the_counts(loaded):
     assert lines[2].split() == ["Attention", "1", "0", "1", "2", "0"]
     assert lines[-1].split() == ["all", "2", "categories", "1", "1", "1", "3", "0"]
     assert InterviewEntry.objects.count() == 3
+
+
+def test_a_generated_question_shows_a_worked_example_the_same_on_every_visit(client, root):
+    drill = bank_question("inference-weights-drill", generator="weight_memory")
+    write_bank(root, {"inference": [drill]})
+    load(root)
+
+    first = client.get("/interview/q/inference-weights-drill/").content.decode()
+    again = client.get("/interview/q/inference-weights-drill/").content.decode()
+
+    question = Question.objects.get(key="inference-weights-drill")
+    assert (question.kind, question.generator, question.answer) == (
+        "numeric",
+        "weight_memory",
+        None,
+    )
+    assert "An example, worked" in first
+    assert "How much memory do its weights take, in GB" in first
+    assert "Answer: <strong>" in first
+
+    def example(page: str) -> str:
+        return page.split("An example, worked", 1)[1].split("</section>", 1)[0]
+
+    assert example(first) == example(again)
+
+
+def test_a_search_puts_questions_that_ask_about_it_before_those_that_mention_it(client, root):
+    mentions = bank_question("attention-mentions", notes=NOTES + " Gradient clipping aside.")
+    asks = bank_question(
+        "attention-asks", question="Why does gradient clipping help when training attention?"
+    )
+    write_bank(root, {"attention": [mentions, asks]})
+    load(root)
+
+    page = client.get("/interview/", {"q": "gradient clipping"}).content.decode()
+
+    assert page.index("attention-asks") < page.index("attention-mentions")
