@@ -142,6 +142,16 @@ def test_a_teacher_runs_a_class_from_creation_to_removing_a_learner(
     assert lines[0].startswith("user_id,username,lessons_completed")
     assert lines[1].split(",")[1:3] == ["ada", "1"]
 
+    # The teacher renames the assignment from the class page.
+    t.go(f"/teach/{classroom.pk}/")
+    t.page.get_by_role("link", name="Edit Read the first lesson").click()
+    expect(t.page.get_by_label("Title")).to_have_value("Read the first lesson")
+    check_page(t)
+    t.page.get_by_label("Title").fill("Read lesson one")
+    t.page.get_by_role("button", name="Save").click()
+    expect(t.page.get_by_text("Assignment saved.")).to_be_visible()
+    assert "Read lesson one" in main_text(t)
+
     # Removing the learner: the class is gone from their home, and its pages are not theirs.
     t.go(f"/teach/{classroom.pk}/")
     t.page.get_by_role("button", name="Remove ada").click()
@@ -154,6 +164,17 @@ def test_a_teacher_runs_a_class_from_creation_to_removing_a_learner(
     t.go("/teach/digest/")
     assert "Year 12 physics" not in main_text(t), "no learners left: nothing to say of it"
     check_page(t)
+
+    # Archived, the class says so and its code joins nobody; restored, it is as it was.
+    t.go(f"/teach/{classroom.pk}/")
+    t.page.get_by_role("button", name="Archive the class").click()
+    expect(
+        t.page.get_by_text("Archived: its code no longer joins", exact=False).first
+    ).to_be_visible()
+    assert "archived: its code no longer joins" in main_text(t)
+    check_page(t)
+    t.page.get_by_role("button", name="Restore the class").click()
+    expect(t.page.get_by_role("button", name="Archive the class")).to_be_visible()
 
 
 def test_another_teacher_and_another_classs_learner_see_nothing(open_browser, course):
