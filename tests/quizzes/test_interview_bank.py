@@ -552,3 +552,18 @@ def test_a_search_puts_questions_that_ask_about_it_before_those_that_mention_it(
     page = client.get("/interview/", {"q": "gradient clipping"}).content.decode()
 
     assert page.index("attention-asks") < page.index("attention-mentions")
+
+
+def test_a_question_archived_since_is_searched_no_more_in_the_bank_or_a_level(client, loaded):
+    Question.objects.filter(key="attention-kv").update(archived_at="2026-01-01T00:00:00Z")
+    InterviewCategory.objects.filter(slug="inference").update(archived_at="2026-01-01T00:00:00Z")
+
+    whole = client.get("/interview/", {"q": "square root"}).content.decode()
+    senior = client.get("/interview/", {"q": "square root", "level": "senior"}).content.decode()
+    api = client.get("/api/v1/interview/questions/", {"search": "square root"}).json()
+
+    assert "/interview/q/attention-scale/" in whole
+    assert "/interview/q/attention-kv/" not in whole
+    assert "/interview/q/inference-batching/" not in whole  # its category is archived
+    assert "/interview/q/attention-kv/" not in senior
+    assert [q["key"] for q in api["results"]] == ["attention-scale"]
