@@ -158,7 +158,6 @@ def figure_problem(shown: str, expression: str) -> str | None:
 # --- numbers in the text that nothing accounts for ---------------------------------------------
 
 _CODE = re.compile(r"```.*?```|`[^`\n]*`", re.S)
-_MATH = re.compile(r"\$\$.*?\$\$|\$[^$\n]+\$", re.S)
 _NUMBER = re.compile(r"(?<![\w.^_])(\d[\d,]*(?:\.\d+)?)(?![\w^_]|\.\d)")
 
 
@@ -192,10 +191,6 @@ def _given_value(given: str) -> float | None:
         return shown_number(given)[0]
     except FigureError:
         return None
-
-
-def _math_numbers(text: str) -> list[str]:
-    return [n for m in _MATH.finditer(text) for n in checked_numbers(m.group(0))]
 
 
 # --- one question ---------------------------------------------------------------------------------
@@ -312,7 +307,7 @@ def question_errors(
                 evaluate(str(f["value"]))
                 for f in figures
                 if not figure_problem(str(f["shown"]), str(f["value"]))
-            ] + [_given_value(g) for g in givens if _given_value(g) is not None]
+            ] + [v for v in map(_given_value, givens) if v is not None]
             for value in values:
                 if not isinstance(value, int | float) or isinstance(value, bool):
                     errors["answer"] = "the answer and every mistake's value are numbers"
