@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from engine import grade_numeric
@@ -95,6 +95,7 @@ def test_a_variant_is_its_row_of_any_batch(name: str, batch: list[int]) -> None:
 
 @PROPERTY
 @given(name=families, seed=seeds)
+@example(name="chinchilla_optimal", seed=149332)  # √(C / 120) rounded: 288.675135
 def test_the_answer_equals_a_plain_python_computation(name: str, seed: int) -> None:
     variant = get_family(name).variant(seed)
 
@@ -106,7 +107,9 @@ def test_the_answer_equals_a_plain_python_computation(name: str, seed: int) -> N
     elif isinstance(expected, int | Fraction):
         assert exact_fraction(variant.answer) == expected
     else:
-        assert math.isclose(variant.answer, expected, rel_tol=1e-9, abs_tol=1e-8)
+        # Answers are kept to nine significant figures (base.significant): half a unit of the
+        # ninth is at most 5e-9 of the value, and a hair more for the float arithmetic.
+        assert math.isclose(variant.answer, expected, rel_tol=6e-9, abs_tol=1e-8)
 
 
 @PROPERTY
