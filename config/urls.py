@@ -31,6 +31,7 @@ urlpatterns = [
     path("", include("web.urls")),
     path("", include("accounts.web.urls")),
     path("", include("course.web.urls")),
+    path("", include("reviews.web.urls_interview")),
     path("", include("quizzes.web.urls")),
     path("", include("reviews.web.urls")),
     path("", include("classrooms.web.urls")),

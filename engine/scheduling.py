@@ -97,6 +97,22 @@ def rating_for(
             raise ValueError(f"unknown status {status!r}")
 
 
+def rating_from_key_points(covered: int, total: int) -> Rating:
+    """The rating an interview answer's key points suggest: every one covered is Good, most of
+    them (more than half) Hard, fewer Again. Easy is the learner's to claim, a step up."""
+    if not 0 <= covered <= total:
+        raise ValueError(f"{covered} key points covered out of {total}")
+    if covered == total:
+        return Rating.GOOD
+    return Rating.HARD if 2 * covered > total else Rating.AGAIN
+
+
+def ratings_near(suggested: Rating) -> tuple[Rating, ...]:
+    """The ratings a learner may give in place of a suggested one: it, or one step either
+    side."""
+    return tuple(r for r in Rating if abs(int(r) - int(suggested)) <= 1)
+
+
 def _utc(moment: datetime, name: str) -> datetime:
     if moment.tzinfo is None or moment.utcoffset() is None:
         raise ValueError(f"{name} must be timezone-aware (UTC), got naive {moment.isoformat()}")

@@ -57,9 +57,12 @@ def grade_submission(
     choice_ids: Sequence[int] | None = None,
     variant: str | None = None,
     self_rating: str | None = None,
+    by_key_points: bool = False,
 ) -> Graded:
     """Grades what was sent for the question; `choices` are its choices, in order (none for
-    other kinds). A generated question's variant token must be one issued to `user_id`."""
+    other kinds). A generated question's variant token must be one issued to `user_id`. An
+    interview question rated `by_key_points` may have been answered out loud: nothing typed
+    is then not nothing said, and the key points ticked rate it."""
     if question.kind == Question.Kind.FREE_TEXT:
         if not self_rating:
             raise errors.invalid_field(
@@ -67,7 +70,8 @@ def grade_submission(
                 "required",
                 "Rate your own answer (again, hard, good or easy) after reading the model answer.",
             )
-        if response is None or not response.strip():
+        spoken = by_key_points and question.in_bank
+        if (response is None or not response.strip()) and not spoken:
             # Nothing written recalls nothing, whatever the rating says.
             blank = Grade(status="incorrect", score=0.0, misconception=None, correct_answer="")
             return Graded(blank, None, "")

@@ -45,6 +45,14 @@ class QuestionQuerySet(LiveQuerySet["Question"]):
         `interview_bank()`)."""
         return self.filter(archived_at__isnull=True, lesson__isnull=False)
 
+    def answerable(self) -> QuestionQuerySet:
+        """The questions a learner may answer: the courses' in live lessons, and the interview
+        bank's in live categories."""
+        return self.filter(archived_at__isnull=True).filter(
+            models.Q(lesson__isnull=False, lesson__archived_at__isnull=True)
+            | models.Q(category__isnull=False, category__archived_at__isnull=True)
+        )
+
     def interview_bank(self) -> QuestionQuerySet:
         """The interview bank's questions still in the files, in live categories."""
         return self.filter(
@@ -174,12 +182,15 @@ class Question(models.Model):
         return escape(re.sub(r"<[^>]+>", " ", html).strip())
 
     @property
-    def course_id(self) -> int:
-        """The course of a course question. The answer path takes course questions only
-        (`Question.objects.live()`); a bank question is in no course."""
-        if self.lesson is None:
-            raise ValueError(f"'{self.key}' is a question of the interview bank, in no course")
-        return self.lesson.course_id
+    def course_id(self) -> int | None:
+        """The course of a course question; None for a question of the interview bank, which
+        is in no course."""
+        return None if self.lesson is None else self.lesson.course_id
+
+    @property
+    def in_bank(self) -> bool:
+        """Whether it is a question of the interview bank (in a category, not a lesson)."""
+        return self.category_id is not None
 
     @property
     def is_choice(self) -> bool:
@@ -192,6 +203,10 @@ class Question(models.Model):
     @property
     def generator_or_none(self) -> str | None:
         return self.generator or None
+
+    @property
+    def level_or_none(self) -> str | None:
+        return self.level or None
 
 
 class InterviewEntry(models.Model):

@@ -32,10 +32,11 @@ def open_to(user: Any, *, via: str = "") -> Q:
 
 
 def open_with(*, pro: bool, via: str = "") -> Q:
-    """`open_to` for a learner with Pro or without."""
+    """`open_to` for a learner with Pro or without. A question in no section (the interview
+    bank's) is open to everyone."""
     if pro:
         return Q()
-    return Q(**{f"{via}section__access": Access.FREE})
+    return Q(**{f"{via}section__access": Access.FREE}) | Q(**{f"{via}section__isnull": True})
 
 
 def question_list(*, user: Any) -> QuerySet[Question]:
@@ -51,16 +52,15 @@ def question_list(*, user: Any) -> QuerySet[Question]:
 
 def _detailed() -> QuerySet[Question]:
     return (
-        Question.objects.live()
-        .filter(lesson__archived_at__isnull=True)
-        .select_related("lesson__course", "section")
+        Question.objects.answerable()
+        .select_related("lesson__course", "section", "category", "entry")
         .prefetch_related(Prefetch("choices", queryset=Choice.objects.order_by("position")))
     )
 
 
 def question_detail(*, question_id: int) -> Question:
-    """The live question with its lesson, course, section and choices in order; raises
-    Question.DoesNotExist."""
+    """The live question with its lesson, course, section and choices in order (or, for the
+    interview bank's, its category and entry); raises Question.DoesNotExist."""
     return _detailed().get(pk=question_id)
 
 
@@ -80,7 +80,7 @@ def questions_to_serve(*, question_ids: list[int], revision: int) -> dict[int, Q
 
 
 def question_to_answer(*, question_id: int, revision: int | None = None) -> Question:
-    """The live question with its lesson, course, section and choices in order, as kept in this
+    """The live question with what `question_detail` reads with it, as kept in this
     process for the content revision (`course.revisions`, read now unless given): built in two
     queries when the revision changes, and otherwise taken from memory. Every answer makes
     this read. Shared by every request in the process: read, never changed. Raises

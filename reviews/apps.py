@@ -38,6 +38,11 @@ class ReviewsConfig(AppConfig):
             models=["reviews.IdempotencyRecord"],
         )
         exports.register("reveals", selectors.export_reveals, models=["reviews.Reveal"])
+        exports.register(
+            "mock_interviews",
+            selectors.export_mock_interviews,
+            models=["reviews.MockInterview", "reviews.MockQuestion"],
+        )
         for label in ("reviews.StudyDay", "reviews.StudyTotal"):
             exports.register_derived(
                 label,

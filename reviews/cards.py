@@ -183,9 +183,8 @@ def log_replay(
 
 def new_card(*, user: User, question: Question) -> Card:
     """An unsaved card. Its fuzz seed comes from the learner and the question, so the same
-    reviews always give the same schedule (an offline batch, replayed, lands where it did)."""
-    if question.lesson_id is None:
-        raise ValueError(f"'{question.key}' is a question of the interview bank, in no lesson")
+    reviews always give the same schedule (an offline batch, replayed, lands where it did).
+    A question of the interview bank is in no lesson, and neither is its card."""
     return Card(
         user=user,
         question=question,
@@ -247,8 +246,12 @@ def card_bury(*, card: Card, user: User, now: datetime) -> Card:
 
 def course_place(question_id: int) -> tuple[int, int]:
     """A question's place in the course (its lesson's number, its position), where its card
-    sits among the new ones."""
-    return Question.objects.filter(pk=question_id).values_list("lesson__number", "position").get()
+    sits among the new ones; (0, 0) for the interview bank's, which the queue never serves
+    as new (a bank question joins the schedule when it is practised)."""
+    number, position = (
+        Question.objects.filter(pk=question_id).values_list("lesson__number", "position").get()
+    )
+    return (0, 0) if number is None else (number, position)
 
 
 def review_undo(*, user: User) -> tuple[Card | None, int]:

@@ -94,7 +94,10 @@ def _reorder_new(*, user: User) -> None:
     and every card's lesson, where its question moved to another."""
     question = Question.objects.filter(pk=OuterRef("question_id")).order_by()
     new = Q(state=Card.State.NEW)
-    Card.objects.filter(new | ~Q(lesson_id=F("question__lesson_id")), user=user).update(
+    # The interview bank's cards have no lesson, and no place among the new ones.
+    Card.objects.filter(
+        new | ~Q(lesson_id=F("question__lesson_id")), user=user, lesson__isnull=False
+    ).update(
         lesson_id=Subquery(question.values("lesson_id")[:1]),
         lesson_number=Case(
             When(new, then=Subquery(question.values("lesson__number")[:1])),

@@ -10,7 +10,7 @@ from datetime import datetime
 from typing import Any
 
 from engine import Grade
-from engine.scheduling import CardState, Rating
+from engine.scheduling import CardState, Rating, rating_from_key_points
 from quizzes.grading import answer_key, choice_verdicts, feedback_html, stored_grade
 from quizzes.models import Choice, Question
 from reviews.models import Answer
@@ -85,7 +85,24 @@ def answer_result(
         result["model_answer_html"] = question.model_answer_html
     if question.is_choice:
         result["choices"] = choice_verdicts(choices, order)
+    if answer.covered_key_points is not None and question.in_bank:
+        result["key_points"] = key_points_result(
+            question.entry.key_points, answer.covered_key_points, answer.self_rating
+        )
     return result
+
+
+def key_points_result(points: list[str], covered: list[int], rating: str) -> dict[str, Any]:
+    """How an interview answer's ticked key points rated it: which it covered and missed (by
+    their places in the question's list), the rating they suggest and the one given."""
+    kept = sorted(i for i in set(covered) if 0 <= i < len(points))
+    return {
+        "total": len(points),
+        "covered": kept,
+        "missed": [i for i in range(len(points)) if i not in kept],
+        "suggested_rating": rating_from_key_points(len(kept), len(points)).label,
+        "rating": rating or None,
+    }
 
 
 def past_answer_result(answer: Answer) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-from quizzes.models import Question
+from quizzes.models import Level, Question
 
 
 class CardQuerySet(models.QuerySet["Card"]):
@@ -82,9 +82,15 @@ class Card(models.Model):
     question = models.ForeignKey(Question, on_delete=models.CASCADE, related_name="cards")
     # The question's lesson, copied here so the queue reads each lesson's cards from an index
     # (and skips a lesson whose siblings wait without reading its cards); kept in step by
-    # `reviews.deck` when content moves a question.
+    # `reviews.deck` when content moves a question. None for a question of the interview
+    # bank, which is in no lesson: its card is made when the learner first practises it.
     lesson = models.ForeignKey(
-        "course.Lesson", on_delete=models.CASCADE, related_name="+", db_index=False
+        "course.Lesson",
+        on_delete=models.CASCADE,
+        related_name="+",
+        db_index=False,
+        null=True,
+        blank=True,
     )
     state = models.CharField(max_length=12, choices=State.choices, default=State.NEW)
     step = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -176,7 +182,7 @@ class Card(models.Model):
         return f"{self.user_id} on {self.question_id}: {self.state}"
 
     def save(self, *args: Any, **kwargs: Any) -> None:
-        if self.lesson_id is None:
+        if self.lesson_id is None and self.question.lesson_id is not None:
             self.lesson_id = self.question.lesson_id
         super().save(*args, **kwargs)
 
@@ -246,6 +252,12 @@ class Answer(models.Model):
     self_rating = models.CharField(max_length=8, choices=Rating.choices, blank=True)
     duration_ms = models.PositiveIntegerField(null=True, blank=True)
     client_id = models.UUIDField(null=True, blank=True)
+    covered_key_points = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="An interview question's key points the learner said they covered (their "
+        "places in its list, from 0); null where they were not asked.",
+    )
     card = models.ForeignKey(
         Card, on_delete=models.SET_NULL, null=True, blank=True, related_name="reviews"
     )
@@ -351,7 +363,8 @@ class IdempotencyRecord(models.Model):
 
 
 class StudyDay(models.Model):
-    """A learner's work on one course in one of their study days, summed from the review log.
+    """A learner's work on one course in one of their study days, summed from the review log;
+    with no course, their work on the interview bank.
 
     Derived: written in the transaction that writes the answers it sums (`reviews.rollups`)
     and rebuilt from the log by `manage.py rollups_rebuild`. The day is the learner's own
@@ -362,7 +375,14 @@ class StudyDay(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", db_index=False
     )
-    course = models.ForeignKey("course.Course", on_delete=models.CASCADE, related_name="+")
+    course = models.ForeignKey(
+        "course.Course",
+        on_delete=models.CASCADE,
+        related_name="+",
+        null=True,
+        blank=True,
+        help_text="None: the interview bank, which is in no course.",
+    )
     day = models.DateField()
     answers = models.PositiveIntegerField(default=0, help_text="Answers in any mode.")
     reviews = models.PositiveIntegerField(default=0, help_text="Review-mode answers.")
@@ -376,7 +396,13 @@ class StudyDay(models.Model):
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["user", "course", "day"], name="study_day_once")
+            models.UniqueConstraint(fields=["user", "course", "day"], name="study_day_once"),
+            # Nulls are distinct to the constraint above: the bank's days have their own.
+            models.UniqueConstraint(
+                fields=["user", "day"],
+                condition=models.Q(course__isnull=True),
+                name="study_day_bank_once",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -384,13 +410,21 @@ class StudyDay(models.Model):
 
 
 class StudyTotal(models.Model):
-    """A learner's work on one course in all, and their current run of study days with a
-    review (the streak): the sums of their `StudyDay` rows, kept with them."""
+    """A learner's work on one course in all (with no course, on the interview bank), and
+    their current run of study days with a review (the streak): the sums of their `StudyDay`
+    rows, kept with them."""
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", db_index=False
     )
-    course = models.ForeignKey("course.Course", on_delete=models.CASCADE, related_name="+")
+    course = models.ForeignKey(
+        "course.Course",
+        on_delete=models.CASCADE,
+        related_name="+",
+        null=True,
+        blank=True,
+        help_text="None: the interview bank, which is in no course.",
+    )
     answers = models.PositiveIntegerField(default=0)
     reviews = models.PositiveIntegerField(default=0)
     correct = models.PositiveIntegerField(default=0)
@@ -402,7 +436,14 @@ class StudyTotal(models.Model):
     run_end = models.DateField(null=True, blank=True)
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["user", "course"], name="study_total_once")]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "course"], name="study_total_once"),
+            models.UniqueConstraint(
+                fields=["user"],
+                condition=models.Q(course__isnull=True),
+                name="study_total_bank_once",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.user_id} on course {self.course_id}: {self.reviews} reviews"
@@ -433,3 +474,58 @@ class DueSlot(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} at {self.slot}: {self.cards} due"
+
+
+class MockInterview(models.Model):
+    """A mock interview: questions of the interview bank put one at a time against a clock,
+    then a summary by category. Each answer is a review, so every question it asks joins the
+    learner's schedule."""
+
+    class Length(models.IntegerChoices):
+        SHORT = 3, "3 questions, about 10 minutes"
+        MEDIUM = 5, "5 questions, about 15 minutes"
+        LONG = 10, "10 questions, about 30 minutes"
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="mock_interviews",
+        db_index=False,  # the (user, created_at) index leads with it
+    )
+    level = models.CharField(
+        max_length=8, choices=Level.choices, blank=True, help_text="Blank: every level."
+    )
+    categories = models.JSONField(
+        default=list, blank=True, help_text="The categories' slugs; empty: every category."
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["user", "-created_at"], name="mock_user_newest")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id}'s mock interview of {self.created_at:%Y-%m-%d %H:%M}"
+
+
+class MockQuestion(models.Model):
+    """One question of a mock interview, in its place: when it was first shown (its clock
+    starts then) and the answer it got."""
+
+    mock = models.ForeignKey(MockInterview, on_delete=models.CASCADE, related_name="questions")
+    position = models.PositiveSmallIntegerField()
+    question = models.ForeignKey(Question, on_delete=models.CASCADE, related_name="+")
+    shown_at = models.DateTimeField(null=True, blank=True)
+    answer = models.OneToOneField(
+        Answer, on_delete=models.SET_NULL, null=True, blank=True, related_name="mock_question"
+    )
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["mock", "position"], name="mock_question_place"),
+            models.UniqueConstraint(fields=["mock", "question"], name="mock_question_once"),
+        ]
+        ordering = ["mock", "position"]
+
+    def __str__(self) -> str:
+        return f"{self.mock_id} #{self.position}: {self.question_id}"

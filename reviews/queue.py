@@ -8,6 +8,10 @@ question. Overdue cards come lowest chance of recall first, then those due withi
 learn-ahead window, soonest first. New questions come in course order from the learner's new
 cards (made ahead, see `reviews.deck`). A fixed number of queries, each an index range read of
 a bounded length, however large the deck.
+
+The interview bank's questions are in no lesson: their cards come when due like any other
+(in a queue narrowed to no course or lesson), have no siblings, and never come as new (a bank
+question joins the schedule when the learner practises it).
 """
 
 from __future__ import annotations
@@ -66,7 +70,7 @@ def review_queue(
     new_today = sum(new for _, _, _, new in today)
     reviews_left = max(user.reviews_per_day - reviews_today, 0)
     new_left = max(user.new_cards_per_day - new_today, 0)
-    waiting = {lesson_id for _, lesson_id, _, _ in today}
+    waiting = {lesson_id for _, lesson_id, _, _ in today if lesson_id is not None}
     revision = revisions.current()
     closed = questions_closed(revision=revision)
     # With lessons waiting, cards are read a lesson at a time from the others, so a lesson
@@ -93,6 +97,7 @@ def review_queue(
             values=values,
             lessons={pk: not_due.get(pk, ()) for pk in lessons},
             also={"question_ids": _open(reviewed, not_due), "started": started},
+            bank=not scope,
         )
     chosen, ranked = _most_urgent(
         due_first, user=user, now=now, count=min(limit, reviews_left), candidates=reviews_left
@@ -247,7 +252,9 @@ def _in_scope(
     cards = _cards(new, **values).filter(open_with(pro=pro, via="question__"))
     if new:
         cards = cards.filter(
-            question__archived_at__isnull=True, question__lesson__archived_at__isnull=True
+            lesson__isnull=False,
+            question__archived_at__isnull=True,
+            question__lesson__archived_at__isnull=True,
         )
     if course:
         cards = cards.filter(question__lesson__course__slug=course)
@@ -291,9 +298,19 @@ def _reviewed(
     )
 
 
+def _in_bank(
+    columns: tuple[str, ...], order: tuple[str, ...], **values: Any
+) -> QuerySet[Card, Any]:
+    """Due `_cards` of the interview bank's questions (in no lesson), in `order`."""
+    return (
+        _cards(False, **values).filter(lesson__isnull=True).order_by(*order).values_list(*columns)
+    )
+
+
 _scoped_read = rows.Prepared(_in_scope)
 _lesson_read = rows.Prepared(_in_lesson)
 _reviewed_read = rows.Prepared(_reviewed)
+_bank_read = rows.Prepared(_in_bank)
 
 
 def _first(
@@ -306,15 +323,17 @@ def _first(
     lessons: dict[int, tuple[int, ...]] | None = None,
     also: dict[str, Any] | None = None,
     in_lesson: tuple[str, ...] | None = None,
+    bank: bool = False,
 ) -> _Reader:
     """A reader of the first `n` of `_cards(new, **values)` in `order`, as rows of the fields
     asked for: from one index range of those open to the learner (`pro`) in the `scope`, or
     with `lessons` (each lesson's id with the questions it must leave out), from a range in
     each of those lessons (read in `in_lesson` order, the same as `order` within one lesson)
     and the due cards reviewed today of `also`'s questions, merged by the database (each
-    range stops at `n`). The reads a lesson at a time touch the card table only, so the
-    database plans each in a moment however many lessons there are. Each read is compiled
-    once per shape (`config.rows.Prepared`)."""
+    range stops at `n`), and with `bank`, the due cards of the interview bank (in no lesson).
+    The reads a lesson at a time touch the card table only, so the database plans each in a
+    moment however many lessons there are. Each read is compiled once per shape
+    (`config.rows.Prepared`)."""
 
     def read(fields: Sequence[str], n: int) -> list[tuple[Any, ...]]:
         if n <= 0:
@@ -328,6 +347,8 @@ def _first(
             # Elsewhere the same cards from one read, which may pass the waiting ones by.
             left = [pk for ids in lessons.values() for pk in ids]
             either = Q(lesson_id__in=lessons) & ~Q(question_id__in=left)
+            if bank:
+                either |= Q(lesson_id__isnull=True)
             if also is not None:
                 either |= Q(question_id__in=also["question_ids"], last_review__gte=also["started"])
             cards = _cards(new, **values).filter(either).order_by(*order)
@@ -350,6 +371,10 @@ def _first(
             sql, also_params = _reviewed_read.sql((columns, order), **also, **values)
             parts.append(f"({sql} LIMIT %s)")
             params += [*also_params, n]
+        if bank:
+            sql, bank_params = _bank_read.sql((columns, order), **values)
+            parts.append(f"({sql} LIMIT %s)")
+            params += [*bank_params, n]
         by = ", ".join(quote(name) for name in order)
         if not parts:
             return []

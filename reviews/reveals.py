@@ -60,6 +60,8 @@ def reveal_create(
     }
     if question.model_answer_html:
         shown["model_answer_html"] = question.model_answer_html
+    if question.in_bank:
+        shown["key_points"] = list(question.entry.key_points)
     if question.is_choice:
         shown["choices"] = choice_verdicts(choices, served.order if served else None)
     return Revealed(reveal, shown)

@@ -1,5 +1,6 @@
 """Rollups of the review log: each learner's work per course and study day (`StudyDay`), and
-per course in all with their current run of study days (`StudyTotal`).
+per course in all with their current run of study days (`StudyTotal`). The interview bank's
+questions are in no course: their work is summed under no course (`None`).
 
 What teachers and learners look at (class progress, the stats' heatmap and streak, the
 digests) reads these instead of every answer ever given, so it costs what it shows. They are
@@ -29,6 +30,9 @@ from accounts.models import User
 from config import rows
 from quizzes.models import Question
 from reviews.models import Answer, StudyDay, StudyTotal
+
+Course = int | None
+"""A course's id, or None for the interview bank."""
 
 _SUMS = ("answers", "reviews", "correct", "score", "mature", "passed", "time_ms")
 _TOTAL_SUMS = ("answers", "reviews", "correct", "score", "time_ms")
@@ -94,14 +98,16 @@ def _of(answer: Answer) -> dict[str, Any]:
     }
 
 
-def courses_of(question_ids: Iterable[int]) -> dict[int, int]:
-    """Each question's course, in one query."""
+def courses_of(question_ids: Iterable[int]) -> dict[int, Course]:
+    """Each question's course (None for the interview bank's), in one query."""
     return dict(
         Question.objects.filter(pk__in=set(question_ids)).values_list("pk", "lesson__course_id")
     )
 
 
-def record(*, user: User, answers: Sequence[Answer], courses: dict[int, int] | None = None) -> None:
+def record(
+    *, user: User, answers: Sequence[Answer], courses: dict[int, Course] | None = None
+) -> None:
     """Adds answers just written to the learner's rollups, in the caller's transaction: the
     totals of the courses touched, then their days, in one statement on PostgreSQL (two
     elsewhere). `courses` maps each question to its course (read here when not given)."""
@@ -110,16 +116,16 @@ def record(*, user: User, answers: Sequence[Answer], courses: dict[int, int] | N
 
 
 def recording(
-    *, user: User, answers: Sequence[Answer], courses: dict[int, int] | None = None
+    *, user: User, answers: Sequence[Answer], courses: dict[int, Course] | None = None
 ) -> list[rows.Write]:
     """`record`'s writes, to go with others (`rows.write_together`): the totals of the courses
-    touched and their days. `courses` maps each question to its course (read now when not
-    given)."""
+    touched and their days (the bank's in statements of their own, which name its unique
+    constraints). `courses` maps each question to its course (read now when not given)."""
     if courses is None or any(a.question_id not in courses for a in answers):
         courses = courses_of(a.question_id for a in answers)
-    days: dict[tuple[int, date], Sums] = defaultdict(Sums)
-    totals: dict[int, Sums] = defaultdict(Sums)
-    studied: dict[int, set[date]] = defaultdict(set)
+    days: dict[tuple[Course, date], Sums] = defaultdict(Sums)
+    totals: dict[Course, Sums] = defaultdict(Sums)
+    studied: dict[Course, set[date]] = defaultdict(set)
     for answer in answers:
         course, facts = courses[answer.question_id], _of(answer)
         day = study_date_at(user=user, moment=answer.created_at)
@@ -134,12 +140,34 @@ def recording(
                 # A review of the day before the run began (made offline): runs may join.
                 _run_write(user=user, course_id=course)
 
-    totals_sql, totals_params = _totals_statement(user, totals, studied)
-    days_sql, days_params = _days_statement(user, days)
-    return [
-        rows.Write(totals_sql, totals_params, runs_checked),
-        rows.Write(days_sql + " RETURNING day", days_params),
-    ]
+    writes = []
+    for bank in (False, True):
+        group = {course: sums for course, sums in totals.items() if (course is None) == bank}
+        if not group:
+            continue
+        totals_sql, totals_params = _totals_statement(user, group, studied, bank=bank)
+        days_sql, days_params = _days_statement(
+            user, {key: sums for key, sums in days.items() if (key[0] is None) == bank}, bank=bank
+        )
+        writes += [
+            rows.Write(totals_sql, totals_params, runs_checked),
+            rows.Write(days_sql + " RETURNING day", days_params),
+        ]
+    return writes
+
+
+def _in_order(key: Any) -> tuple[Any, ...]:
+    """A sort key for courses (or (course, day) pairs) that puts the bank's (None) last."""
+    course, *rest = key if isinstance(key, tuple) else (key,)
+    return (course is None, course or 0, *rest)
+
+
+def _conflict(*columns: str, bank: bool) -> str:
+    """The unique constraint an upsert meets: the course's, or the bank's (a partial one,
+    without the course)."""
+    if bank:
+        return f"({', '.join(c for c in columns if c != 'course_id')}) WHERE course_id IS NULL"
+    return f"({', '.join(columns)})"
 
 
 def _next_day(column: str) -> str:
@@ -149,7 +177,7 @@ def _next_day(column: str) -> str:
 
 
 def _totals_statement(
-    user: User, totals: dict[int, Sums], studied: dict[int, set[date]]
+    user: User, totals: dict[Course, Sums], studied: dict[Course, set[date]], *, bank: bool
 ) -> tuple[str, list[Any]]:
     """The statement that adds to each course's total and moves its run on by the latest run
     of the days reviewed; it returns each run's start as it stands."""
@@ -159,14 +187,15 @@ def _totals_statement(
     row = "(" + ", ".join(["%s"] * (len(_TOTAL_SUMS) + 5)) + ")"
     day, moment = connection.ops.adapt_datefield_value, connection.ops.adapt_datetimefield_value
     params: list[Any] = []
-    for course, sums in sorted(totals.items()):
+    target = _conflict("user_id", "course_id", bank=bank)
+    for course, sums in sorted(totals.items(), key=lambda item: _in_order(item[0])):
         first, last = _latest_run(studied[course])
         params += [user.pk, course, *(getattr(sums, name) for name in _TOTAL_SUMS)]
         params += [moment(sums.last_at), day(first), day(last)]
     return (
         f"INSERT INTO {table} (user_id, course_id, {names}, last_at, run_start, run_end) "
         f"VALUES {', '.join([row] * len(totals))} "
-        f"ON CONFLICT (user_id, course_id) DO UPDATE SET {added}, "
+        f"ON CONFLICT {target} DO UPDATE SET {added}, "
         f"last_at = CASE WHEN excluded.last_at > {table}.last_at "
         f"THEN excluded.last_at ELSE {table}.last_at END, "
         # A run later than the stored run's end, and not next to it, starts afresh; one that
@@ -183,7 +212,9 @@ def _totals_statement(
     )
 
 
-def _days_statement(user: User, days: dict[tuple[int, date], Sums]) -> tuple[str, list[Any]]:
+def _days_statement(
+    user: User, days: dict[tuple[Course, date], Sums], *, bank: bool
+) -> tuple[str, list[Any]]:
     """The statement that adds to each day's sums."""
     table = StudyDay._meta.db_table
     names = ", ".join(_SUMS)
@@ -194,13 +225,14 @@ def _days_statement(user: User, days: dict[tuple[int, date], Sums]) -> tuple[str
         connection.ops.adapt_datetimefield_value,
     )
     params: list[Any] = []
-    for (course, day), sums in sorted(days.items()):
+    target = _conflict("user_id", "course_id", "day", bank=bank)
+    for (course, day), sums in sorted(days.items(), key=lambda item: _in_order(item[0])):
         params += [user.pk, course, date_value(day), *(getattr(sums, n) for n in _SUMS)]
         params.append(moment(sums.last_at))
     return (
         f"INSERT INTO {table} (user_id, course_id, day, {names}, last_at) "
         f"VALUES {', '.join([row] * len(days))} "
-        f"ON CONFLICT (user_id, course_id, day) DO UPDATE SET {added}, "
+        f"ON CONFLICT {target} DO UPDATE SET {added}, "
         f"last_at = CASE WHEN excluded.last_at > {table}.last_at "
         f"THEN excluded.last_at ELSE {table}.last_at END",
         params,
@@ -224,18 +256,23 @@ def _as_date(value: date | str | None) -> date | None:
     return date.fromisoformat(value) if isinstance(value, str) else value
 
 
-def _run_write(*, user: User, course_id: int) -> None:
+def _run_write(*, user: User, course_id: Course) -> None:
     """The run read again from the learner's days of the course."""
-    reviewed = StudyDay.objects.filter(user=user, course_id=course_id, reviews__gt=0)
+    reviewed = StudyDay.objects.filter(_the(course_id), user=user, reviews__gt=0)
     start, end = _latest_run(reviewed.values_list("day", flat=True))
-    StudyTotal.objects.filter(user=user, course_id=course_id).update(run_start=start, run_end=end)
+    StudyTotal.objects.filter(_the(course_id), user=user).update(run_start=start, run_end=end)
+
+
+def _the(course_id: Course) -> Q:
+    """A rollup of the course, or (None) of the interview bank."""
+    return Q(course__isnull=True) if course_id is None else Q(course_id=course_id)
 
 
 def _log_sums(
-    *, user: User, answers: Any, course_of: Callable[[int], int], days: set[date] | None = None
-) -> dict[tuple[int, date], Sums]:
+    *, user: User, answers: Any, course_of: Callable[[int], Course], days: set[date] | None = None
+) -> dict[tuple[Course, date], Sums]:
     """Sums of answers read from the log, by course and study day (only `days`, if given)."""
-    sums: dict[tuple[int, date], Sums] = defaultdict(Sums)
+    sums: dict[tuple[Course, date], Sums] = defaultdict(Sums)
     logged = answers.values_list(
         "question_id", "mode", "score", "card_before__state", "rating", "duration_ms", "created_at"
     ).order_by()
@@ -249,7 +286,7 @@ def _log_sums(
     return sums
 
 
-def _day_rows(user: User, sums: dict[tuple[int, date], Sums]) -> list[StudyDay]:
+def _day_rows(user: User, sums: dict[tuple[Course, date], Sums]) -> list[StudyDay]:
     return [
         StudyDay(
             user=user,
@@ -258,16 +295,16 @@ def _day_rows(user: User, sums: dict[tuple[int, date], Sums]) -> list[StudyDay]:
             last_at=each.latest,
             **{name: getattr(each, name) for name in _SUMS},
         )
-        for (course, day), each in sorted(sums.items())
+        for (course, day), each in sorted(sums.items(), key=lambda item: _in_order(item[0]))
     ]
 
 
-def refresh(*, user: User, course_id: int, days: set[date]) -> None:
+def refresh(*, user: User, course_id: Course, days: set[date]) -> None:
     """Sums `days` of a course again from the log, and the course's total from its days; for
     an answer taken back or turned into practice. Bounded by those days and the learner's
     days of the course, not by their answers."""
     with transaction.atomic():
-        list(StudyTotal.objects.select_for_update().filter(user=user, course_id=course_id))
+        list(StudyTotal.objects.select_for_update().filter(_the(course_id), user=user))
         zone = ZoneInfo(user.timezone)
         # A day and a little on each side: what falls in it is decided by `study_date_at`.
         ranges = Q()
@@ -276,26 +313,32 @@ def refresh(*, user: User, course_id: int, days: set[date]) -> None:
             ranges |= Q(created_at__gte=start - timedelta(days=1)) & Q(
                 created_at__lt=start + timedelta(days=2)
             )
-        answers = Answer.objects.filter(ranges, user=user, question__lesson__course_id=course_id)
+        answers = Answer.objects.filter(ranges, _of_course(course_id), user=user)
         sums = _log_sums(user=user, answers=answers, course_of=lambda _: course_id, days=days)
-        StudyDay.objects.filter(user=user, course_id=course_id, day__in=days).delete()
+        StudyDay.objects.filter(_the(course_id), user=user, day__in=days).delete()
         StudyDay.objects.bulk_create(_day_rows(user, sums))
         _total_write(user=user, course_id=course_id)
 
 
-def _total_write(*, user: User, course_id: int) -> None:
+def _of_course(course_id: Course) -> Q:
+    """Answers to the course's questions, or (None) to the interview bank's."""
+    if course_id is None:
+        return Q(question__lesson__isnull=True)
+    return Q(question__lesson__course_id=course_id)
+
+
+def _total_write(*, user: User, course_id: Course) -> None:
     """The course's total summed from its days (none left: no total)."""
-    days = StudyDay.objects.filter(user=user, course_id=course_id)
+    days = StudyDay.objects.filter(_the(course_id), user=user)
     summed = days.aggregate(last_at=Max("last_at"), **{name: Sum(name) for name in _TOTAL_SUMS})
+    total = StudyTotal.objects.filter(_the(course_id), user=user)
     if summed["last_at"] is None:
-        StudyTotal.objects.filter(user=user, course_id=course_id).delete()
+        total.delete()
         return
     start, end = _latest_run(days.filter(reviews__gt=0).values_list("day", flat=True))
-    StudyTotal.objects.update_or_create(
-        user=user,
-        course_id=course_id,
-        defaults={**summed, "run_start": start, "run_end": end},
-    )
+    fields = {**summed, "run_start": start, "run_end": end}
+    if not total.update(**fields):
+        StudyTotal.objects.create(user=user, course_id=course_id, **fields)
 
 
 def rebuild(*, user: User) -> int:
@@ -309,8 +352,8 @@ def rebuild(*, user: User) -> int:
         StudyTotal.objects.filter(user=user).delete()
         made = _day_rows(user, sums)
         StudyDay.objects.bulk_create(made, batch_size=2_000)
-        totals: dict[int, Sums] = defaultdict(Sums)
-        studied: dict[int, list[date]] = defaultdict(list)
+        totals: dict[Course, Sums] = defaultdict(Sums)
+        studied: dict[Course, list[date]] = defaultdict(list)
         for row in made:
             total = totals[row.course_id]
             for name in _TOTAL_SUMS:
@@ -328,7 +371,7 @@ def rebuild(*, user: User) -> int:
                 last_at=total.latest,
                 **{name: getattr(total, name) for name in _TOTAL_SUMS},
             )
-            for course, total in sorted(totals.items())
+            for course, total in sorted(totals.items(), key=lambda item: _in_order(item[0]))
         )
         return len(made)
 

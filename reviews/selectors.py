@@ -10,7 +10,15 @@ from django.db.models import Prefetch, QuerySet
 from accounts.exports import ROWS
 from accounts.models import User
 from quizzes.models import Choice
-from reviews.models import Answer, Card, Deck, IdempotencyRecord, Reveal
+from reviews.models import (
+    Answer,
+    Card,
+    Deck,
+    IdempotencyRecord,
+    MockInterview,
+    MockQuestion,
+    Reveal,
+)
 
 
 def cards_of(*, user: User) -> QuerySet[Card]:
@@ -51,6 +59,7 @@ def export_answers(user: User) -> Iterator[dict[str, Any]]:
             "card_after": a.card_after,
             "notice": a.notice or None,
             "reveal": a.reveal_id,
+            "covered_key_points": a.covered_key_points,
             "created_at": a.created_at.isoformat(),
             "received_at": a.received_at.isoformat(),
         }
@@ -100,6 +109,37 @@ def export_reveals(user: User) -> Iterator[dict[str, Any]]:
         .order_by("pk")
         .iterator(ROWS)
     )
+
+
+def export_mock_interviews(user: User) -> list[dict[str, Any]]:
+    """The learner's mock interviews: what they chose, and each question with when it was
+    shown and answered (the answer itself is among the answers)."""
+    mocks = MockInterview.objects.filter(user=user).order_by("pk")
+    asked = (
+        MockQuestion.objects.filter(mock__user=user)
+        .select_related("question", "answer")
+        .order_by("mock_id", "position")
+    )
+    by_mock: dict[int, list[dict[str, Any]]] = {}
+    for item in asked:
+        by_mock.setdefault(item.mock_id, []).append(
+            {
+                "position": item.position,
+                "question": item.question.key,
+                "shown_at": item.shown_at.isoformat() if item.shown_at else None,
+                "answered_at": item.answer.created_at.isoformat() if item.answer else None,
+            }
+        )
+    return [
+        {
+            "level": mock.level or None,
+            "categories": mock.categories,
+            "created_at": mock.created_at.isoformat(),
+            "finished_at": mock.finished_at.isoformat() if mock.finished_at else None,
+            "questions": by_mock.get(mock.pk, []),
+        }
+        for mock in mocks
+    ]
 
 
 def export_cards(user: User) -> Iterator[dict[str, Any]]:

@@ -38,6 +38,8 @@ class Submitted:
     duration_ms: int | None = None
     client_id: uuid.UUID | None = None
     reveal: int | None = None
+    covered_key_points: tuple[int, ...] | None = None
+    """An interview question's key points the learner ticked (see `reviews.interview`)."""
 
 
 @dataclass(frozen=True)
@@ -62,6 +64,7 @@ def grade_submitted(
         choice_ids=submitted.choice_ids,
         variant=submitted.variant,
         self_rating=submitted.self_rating,
+        by_key_points=submitted.covered_key_points is not None,
     )
 
 
@@ -138,6 +141,9 @@ def answer_row(
         self_rating=submitted.self_rating or "",
         duration_ms=submitted.duration_ms,
         client_id=submitted.client_id,
+        covered_key_points=None
+        if submitted.covered_key_points is None
+        else list(submitted.covered_key_points),
         received_at=now,
     )
 

@@ -90,6 +90,7 @@ def learner_stats(*, user: User, now: datetime, days: int = 365) -> Stats:
         user=user,
         suspended=False,
         state=Card.State.NEW,
+        lesson__isnull=False,  # the bank's questions come when practised, never as new
         question__archived_at__isnull=True,
         question__lesson__archived_at__isnull=True,
     )[:new_left].count()
@@ -126,7 +127,7 @@ def cards_by_state(*, user: User) -> dict[str, int]:
     they may open), learning, review and relearning ones in the queue, and suspended ones.
     Counts new cards made ahead by `deck_refresh`, so call it (or `learner_stats`) first."""
     waiting = (
-        Q(state=Card.State.NEW, question__archived_at__isnull=True)
+        Q(state=Card.State.NEW, lesson__isnull=False, question__archived_at__isnull=True)
         & Q(question__lesson__archived_at__isnull=True)
         & open_to(user, via="question__")
     )

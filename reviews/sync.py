@@ -80,7 +80,7 @@ def reviews_sync(
     )
     questions = {
         q.pk: q
-        for q in Question.objects.live()
+        for q in Question.objects.answerable()
         .filter(pk__in={r.question_id for r in reviews})
         .select_related("lesson", "section")
         .prefetch_related("choices")
@@ -237,12 +237,13 @@ def _apply(
     courses = {pk: question.course_id for pk, question in questions.items()}
     rollups.record(user=user, answers=[item.answer for item in written], courses=courses)
     # Reviews replayed for a late one may now count otherwise (what state their card was in).
-    replayed: dict[int, set[date]] = defaultdict(set)
+    replayed: dict[int | None, set[date]] = defaultdict(set)
     for answer in rewritten:
         replayed[courses[answer.question_id]].add(
             rollups.study_date_at(user=user, moment=answer.created_at)
         )
-    for course_id, days in sorted(replayed.items()):
+    # In a fixed order (the bank's last), as the rollups lock their totals.
+    for course_id, days in sorted(replayed.items(), key=lambda item: (item[0] is None, item[0])):
         rollups.refresh(user=user, course_id=course_id, days=days)
     for item in written:
         results[item.review.index] = {

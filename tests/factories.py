@@ -11,7 +11,7 @@ from accounts.models import Grant, User
 from classrooms.models import Assignment, Classroom, Membership
 from course import markdown
 from course.models import Access, Course, GlossaryTerm, Lesson, Section
-from quizzes.models import Choice, Question
+from quizzes.models import Choice, InterviewCategory, InterviewEntry, Question
 
 PASSWORD = "correct horse battery staple"
 
@@ -108,6 +108,58 @@ class QuestionFactory(DjangoModelFactory[Question]):
         lambda: [{"code": "one_matrix", "value": 4_000_000, "message": "That is one matrix."}]
     )
     solution_steps = factory.LazyFunction(lambda: ["2 × 1,000 × 4,000 = 8,000,000"])
+
+
+class InterviewCategoryFactory(DjangoModelFactory[InterviewCategory]):
+    class Meta:
+        model = InterviewCategory
+        django_get_or_create = ("slug",)
+
+    slug = factory.Sequence(lambda n: f"category-{n}")
+    title = factory.Sequence(lambda n: f"Category {n}")
+    summary = "Questions an interview asks about it."
+    position = factory.Sequence(lambda n: n + 1)
+
+
+KEY_POINTS = [
+    "Attention mixes information across positions; the MLP works per token.",
+    "The MLP holds about two thirds of a block's weights.",
+    "Each sublayer sits inside a residual connection.",
+    "Pre-norm puts the layer norm before each sublayer.",
+]
+
+
+class BankQuestionFactory(DjangoModelFactory[Question]):
+    """A question of the interview bank: in a category, at a level, with its entry (four key
+    points unless given)."""
+
+    class Meta:
+        model = Question
+        skip_postgeneration_save = True
+
+    key = factory.Sequence(lambda n: f"bank-question-{n}")
+    kind = Question.Kind.FREE_TEXT
+    difficulty = 3
+    lesson = None
+    section = None
+    category = factory.SubFactory(InterviewCategoryFactory)
+    level = "mid"
+    position = factory.Sequence(lambda n: n + 1)
+    prompt_markdown = factory.Sequence(lambda n: f"What is inside transformer block {n}?")
+    prompt_html = factory.LazyAttribute(lambda q: markdown.render(q.prompt_markdown))
+    model_answer_markdown = "Attention, then an MLP, each inside a residual connection."
+    model_answer_html = factory.LazyAttribute(lambda q: markdown.render(q.model_answer_markdown))
+
+    @factory.post_generation
+    def key_points(self, create: bool, given: list[str] | None, **kwargs: object) -> None:
+        if create:
+            InterviewEntry.objects.create(
+                question=self,
+                notes_markdown="Deeper.",
+                notes_html="<p>Deeper.</p>",
+                key_points=list(KEY_POINTS if given is None else given),
+                search_title=self.prompt_markdown,
+            )
 
 
 class ChoiceFactory(DjangoModelFactory[Choice]):

@@ -6,7 +6,7 @@ from rest_framework import serializers
 
 from config.fields import QuerySerializer
 from engine.generators import MAX_SEED
-from quizzes.models import Question
+from quizzes.models import Level, Question
 
 SEED_PATTERN = r"^[0-9]{1,19}\Z"
 """A seed as JSON carries it: decimal digits in a string, since a 64-bit integer does not
@@ -33,11 +33,32 @@ class SeedField(serializers.CharField):
 
 
 class QuestionSummarySerializer(serializers.ModelSerializer[Question]):
-    lesson = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    lesson = serializers.SlugRelatedField(
+        slug_field="slug",
+        read_only=True,
+        allow_null=True,
+        help_text="The lesson it belongs to; null for a question of the interview bank.",
+    )
     section = serializers.SlugRelatedField(
         slug_field="slug",
         read_only=True,
-        help_text="The section of the lesson this question follows; it is Pro when that is.",
+        allow_null=True,
+        help_text="The section of the lesson this question follows; it is Pro when that is. "
+        "Null for a question of the interview bank.",
+    )
+    category = serializers.SlugRelatedField(
+        slug_field="slug",
+        read_only=True,
+        allow_null=True,
+        help_text="The interview bank's category, for a question of the bank (one a review "
+        "serves once it has been practised); null for a course question.",
+    )
+    level = serializers.ChoiceField(
+        choices=Level.choices,
+        source="level_or_none",
+        read_only=True,
+        allow_null=True,
+        help_text="A bank question's interview level; null for a course question.",
     )
     generator = serializers.CharField(allow_null=True, source="generator_or_none")
 
@@ -51,6 +72,8 @@ class QuestionSummarySerializer(serializers.ModelSerializer[Question]):
             "difficulty",
             "lesson",
             "section",
+            "category",
+            "level",
             "interview",
             "generator",
             "version",

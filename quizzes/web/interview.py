@@ -6,14 +6,19 @@ from __future__ import annotations
 
 import hashlib
 
+from django.contrib.auth.views import redirect_to_login
 from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils.safestring import SafeString
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_http_methods
 
+from config.throttles import throttle_page
 from course import markdown
+from course.services import report_create
 from course.web import embeds, richtext
+from course.web.forms import ReportForm
 from quizzes import interview as bank
 from quizzes.models import Level
 from quizzes.variants import variant_for
@@ -111,3 +116,34 @@ def question(request: HttpRequest, key: str) -> HttpResponse:
             "description": _summary(found.model_answer_markdown),
         },
     )
+
+
+@require_http_methods(["GET", "POST"])
+def report(request: HttpRequest, key: str) -> HttpResponse:
+    """ "Spotted a mistake?" about a bank question: a note for the people who write the bank,
+    as a lesson's report is (the API's `POST /api/v1/reports/` with the question's id)."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    found = bank.question(key)
+    if found is None:
+        raise Http404("question")
+    back = reverse("interview:question", args=[found.key])
+    context: dict[str, object] = {"question": found, "back": back}
+    if request.method == "GET" and request.GET.get("sent") == "1":
+        return render(request, "quizzes/interview/report.html", {**context, "sent": True})
+    form = ReportForm(request.POST or None, sections={}, question_ids=[found.pk])
+    if request.method == "POST":
+        throttle_page(request, "reports")  # every attempt counts, as with the API
+        if form.is_valid():
+            report_create(user=request.user, question_id=found.pk, message=form.report_text())  # type: ignore[arg-type]
+            if request.htmx:  # type: ignore[attr-defined]
+                return render(
+                    request, "quizzes/interview/report.html#report_body", {**context, "sent": True}
+                )
+            return HttpResponseRedirect(f"{request.path}?sent=1", status=303)
+    template = (
+        "quizzes/interview/report.html#report_body"
+        if request.htmx  # type: ignore[attr-defined]
+        else "quizzes/interview/report.html"
+    )
+    return render(request, template, {**context, "form": form}, status=400 if form.errors else 200)

@@ -76,6 +76,24 @@ class VerdictSerializer(serializers.Serializer[Any]):
     solution_steps = serializers.ListField(child=serializers.CharField())
 
 
+class KeyPointsSerializer(serializers.Serializer[Any]):
+    total = serializers.IntegerField(help_text="How many key points the question has.")
+    covered = serializers.ListField(
+        child=serializers.IntegerField(), help_text="The ones ticked, by place (from 0)."
+    )
+    missed = serializers.ListField(
+        child=serializers.IntegerField(), help_text="The ones not ticked, by place."
+    )
+    suggested_rating = serializers.ChoiceField(
+        choices=Answer.Rating.choices,
+        help_text="All covered: good; more than half: hard; fewer: again.",
+    )
+    rating = serializers.ChoiceField(
+        choices=Answer.Rating.choices,
+        help_text="The rating given: the suggested one, or a step from it.",
+    )
+
+
 class AnswerOutSerializer(VerdictSerializer):
     answer_id = serializers.IntegerField()
     question = serializers.IntegerField()
@@ -104,6 +122,11 @@ class AnswerOutSerializer(VerdictSerializer):
     review = ReviewSummarySerializer(
         allow_null=True, help_text="The card's new schedule (null in practice mode)."
     )
+    key_points = KeyPointsSerializer(
+        required=False,
+        help_text="An interview question practised by its key points: which were covered, and "
+        "the rating they suggested.",
+    )
 
 
 class RevealInSerializer(serializers.Serializer[Any]):
@@ -125,3 +148,41 @@ class RevealOutSerializer(serializers.Serializer[Any]):
     explanation_html = serializers.CharField(allow_blank=True)
     model_answer_html = serializers.CharField(required=False)
     choices = ChoiceVerdictSerializer(many=True, required=False)
+    key_points = serializers.ListField(
+        child=serializers.CharField(),
+        required=False,
+        help_text="An interview question's key points, to tick the ones the answer covered "
+        "(POST /api/v1/interview/questions/{key}/practice/ with this reveal).",
+    )
+
+
+class PracticeInSerializer(serializers.Serializer[Any]):
+    response = serializers.CharField(
+        max_length=2000,
+        required=False,
+        allow_blank=True,
+        trim_whitespace=False,
+        help_text="What the learner answered, typed; blank when they said it out loud.",
+    )
+    covered_key_points = serializers.ListField(
+        child=StrictIntegerField(min_value=0, max_value=19),
+        max_length=20,
+        help_text="The key points the answer covered, by their place in the question's "
+        "`key_points` (from 0); [] for none.",
+    )
+    rating = serializers.ChoiceField(
+        choices=Answer.Rating.choices,
+        required=False,
+        error_messages={"invalid_choice": "Rate it again, hard, good or easy."},
+        help_text="The learner's own rating, one step from the suggested one at most; the "
+        "suggested one when left out.",
+    )
+    reveal = StrictIntegerField(
+        min_value=1,
+        max_value=2**63 - 1,
+        required=False,
+        help_text="The reveal of the model answer the learner looked at (POST .../reveal/); "
+        "one is recorded now when left out.",
+    )
+    duration_ms = StrictIntegerField(min_value=0, max_value=86_400_000, required=False)
+    client_id = serializers.UUIDField(required=False)

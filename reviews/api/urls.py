@@ -1,6 +1,6 @@
 from django.urls import path
 
-from reviews.api import answers, cards, queue, stats, sync
+from reviews.api import answers, cards, interview, queue, stats, sync
 
 urlpatterns = [
     path(
@@ -14,6 +14,11 @@ urlpatterns = [
         name="question-reveal",
     ),
     path("answers/<id:answer_id>/", answers.AnswerDetailView.as_view(), name="answer-detail"),
+    path(
+        "interview/questions/<slug:key>/practice/",
+        interview.PracticeView.as_view(),
+        name="interview-practice",
+    ),
     path("reviews/queue/", queue.QueueView.as_view(), name="review-queue"),
     path("reviews/undo/", cards.UndoView.as_view(), name="review-undo"),
     path("reviews/sync/", sync.SyncView.as_view(), name="review-sync"),

@@ -10,6 +10,7 @@ scheduling and a double-click counting once are the API's.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -34,7 +35,7 @@ from quizzes.errors import AnswerRefused
 from quizzes.grading import answer_key
 from quizzes.models import Choice, Question
 from quizzes.variants import served_variant, variant_for, variant_token
-from reviews import idempotency, reveals, services
+from reviews import idempotency, interview, reveals, services
 from reviews.feedback import past_answer_result
 from reviews.models import Answer, Reveal
 from reviews.web.forms import AnswerForm, RevealForm, inline_html, stamp
@@ -65,6 +66,29 @@ class ChoiceShown:
 
 
 @dataclass(frozen=True)
+class KeyPoint:
+    text: str
+    covered: bool
+
+
+@dataclass(frozen=True)
+class KeyPointsShown:
+    """How an interview answer's ticked key points rated it."""
+
+    points: list[KeyPoint]
+    suggested: str
+    rating: str
+
+    @property
+    def covered(self) -> int:
+        return sum(point.covered for point in self.points)
+
+    @property
+    def missed(self) -> list[KeyPoint]:
+        return [point for point in self.points if not point.covered]
+
+
+@dataclass(frozen=True)
 class Feedback:
     """An answer's feedback as the page shows it: the mistake named first, then the worked
     steps and the explanation."""
@@ -81,6 +105,7 @@ class Feedback:
     notice: str
     response: str
     next_review: str
+    key_points: KeyPointsShown | None = None
 
     @property
     def verdict(self) -> str:
@@ -104,6 +129,7 @@ class Shown:
     model_answer_html: SafeString
     choices: list[ChoiceShown]
     response: str = ""
+    key_points: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -136,6 +162,18 @@ class Slot:
     def free_text(self) -> bool:
         return self.question.kind == Question.Kind.FREE_TEXT
 
+    @property
+    def by_key_points(self) -> bool:
+        """An interview question of the bank, rated by the key points the answer covered."""
+        return self.free_text and self.question.in_bank
+
+    @property
+    def heading(self) -> str:
+        """Where the question is from: its lesson, or its category of the interview bank."""
+        if self.question.lesson is not None:
+            return self.question.lesson.title
+        return f"{self.question.category.title}: interview question"
+
 
 def see_other(url: str) -> HttpResponseRedirect:
     """The redirect after a POST: the browser GETs the page that shows what happened."""
@@ -144,24 +182,37 @@ def see_other(url: str) -> HttpResponseRedirect:
     return response
 
 
-def answerable(request: HttpRequest, *, question_id: int) -> Question:
+def answerable(request: HttpRequest, *, question_id: int, of: str = "course") -> Question:
     """The live question with its choices, lesson, course and section, as kept for this
-    content revision (read again, in two queries, once it changes); 404 when there is none,
-    403 when it follows a Pro section the learner cannot open."""
+    content revision (read again, in two queries, once it changes); 404 when there is none
+    where the page looks (`of`: "course" for a course's questions, "bank" for the interview
+    bank's, "any" for either), 403 when it follows a Pro section the learner cannot open."""
     try:
         question = bank.question_to_answer(
             question_id=question_id, revision=revisions.of_request(request)
         )
     except Question.DoesNotExist:
         raise Http404("No such question") from None
+    if of != "any" and question.in_bank != (of == "bank"):
+        raise Http404("No such question here")
     if not bank.question_is_open_to(request.user, question):
         raise PermissionDenied("This question is part of Pro.")
     return question
 
 
+def course_slug_of(question: Question) -> str:
+    """The question's course, or "" for the interview bank's (in no course)."""
+    return question.lesson.course.slug if question.lesson is not None else ""
+
+
 def report_url(question: Question, *, course_slug: str) -> str:
     """ "Spotted a mistake?" for this question, prefilled with where it is; empty until the
-    course's report page exists."""
+    course's report page exists. A bank question's is its own page's."""
+    if question.lesson is None:
+        try:
+            return url_for("interview:report", question.key)
+        except NoReverseMatch:
+            return ""
     try:
         base = url_for("course:report", course_slug, question.lesson.slug)
     except NoReverseMatch:
@@ -209,7 +260,7 @@ def ask(
         state="ask",
         prompt_html=_safe(variant.get("prompt_html") or question.prompt_html),
         form=cast(AnswerForm, form),
-        report_url=report_url(question, course_slug=course_slug or question.lesson.course.slug),
+        report_url=report_url(question, course_slug=course_slug or course_slug_of(question)),
         another=question.is_generated,
         served=served_stamp,
         variant_token=token,
@@ -289,13 +340,22 @@ class Outcome:
 _FIELDS = {"response": "response", "choice_ids": "choice"}
 
 
-def submit(request: HttpRequest, *, question: Question, place: Place) -> Outcome:
-    """Grades and records the posted answer once, in the place's mode (the API's path)."""
+def submit(
+    request: HttpRequest,
+    *,
+    question: Question,
+    place: Place,
+    after: Callable[[dict[str, Any]], None] | None = None,
+) -> Outcome:
+    """Grades and records the posted answer once, in the place's mode (the API's path); an
+    interview question by the key points ticked (`reviews.interview`, as the API's practice).
+    `after` is given the answer's result in the same transaction (a mock interview notes
+    which of its questions it answers)."""
     throttle_page(request, "answers")
     user = request.user
     choices = list(question.choices.all())
     form = AnswerForm(request.POST, question=question, choices=choices)
-    course_slug = question.lesson.course.slug
+    course_slug = course_slug_of(question)
     if not form.is_valid():
         return Outcome(
             slot=_asked_again(
@@ -307,19 +367,31 @@ def submit(request: HttpRequest, *, question: Question, place: Place) -> Outcome
             )
         )
     submitted = form.submitted(mode=place.mode, now_ms=int(time.time() * 1000))
+
+    def action() -> idempotency.Replayable:
+        done = services.answer_submit(
+            user=user,  # type: ignore[arg-type]
+            question=question,
+            submitted=submitted,
+            now=timezone.now(),
+        )
+        if after is not None:
+            after(done.body)
+        return done
+
     try:
+        if "covered" in form.fields:
+            ticks = interview.ticked(question, covered=form.covered(), step=form.step())
+            submitted = dataclasses.replace(
+                submitted, self_rating=ticks.rating.label, covered_key_points=ticks.covered
+            )
         done = idempotency.idempotent(
             user=user,  # type: ignore[arg-type]
             key=form.key,
             fingerprint=idempotency.request_fingerprint(
                 method="POST", path=request.path, body=form.fingerprint_body(mode=place.mode)
             ),
-            action=lambda: services.answer_submit(
-                user=user,  # type: ignore[arg-type]
-                question=question,
-                submitted=submitted,
-                now=timezone.now(),
-            ),
+            action=action,
         )
     except AnswerRefused as refused:
         data = request.POST.copy()
@@ -374,6 +446,18 @@ def feedback_of(
         notice=notice,
         response=response,
         next_review=_next_review(result.get("review")),
+        key_points=_key_points_shown(question, result.get("key_points")),
+    )
+
+
+def _key_points_shown(question: Question, ticked: dict[str, Any] | None) -> KeyPointsShown | None:
+    if not ticked or not question.in_bank:
+        return None
+    covered = set(ticked["covered"])
+    return KeyPointsShown(
+        points=[KeyPoint(text, i in covered) for i, text in enumerate(question.entry.key_points)],
+        suggested=str(ticked["suggested_rating"]),
+        rating=str(ticked["rating"] or ""),
     )
 
 
@@ -420,7 +504,13 @@ def answered(
         raise Http404("No such answer")
     answer = (
         Answer.objects.filter(user=request.user, pk=int(answer_id))
-        .select_related("question__lesson__course", "question__section", "card")
+        .select_related(
+            "question__lesson__course",
+            "question__section",
+            "question__category",
+            "question__entry",
+            "card",
+        )
         .prefetch_related(
             Prefetch("question__choices", queryset=Choice.objects.order_by("position"))
         )
@@ -472,7 +562,7 @@ def answered_slot(
         feedback=feedback_of(
             result, question=question, response=response, picked=picked, rating=rating
         ),
-        report_url=report_url(question, course_slug=question.lesson.course.slug),
+        report_url=report_url(question, course_slug=course_slug_of(question)),
         another=question.is_generated,
     )
 
@@ -486,7 +576,7 @@ def reveal(request: HttpRequest, *, question: Question, place: Place) -> Reveal 
     throttle_page(request, "answers")
     form = RevealForm(request.POST)
     user = request.user
-    course_slug = question.lesson.course.slug
+    course_slug = course_slug_of(question)
     if not form.is_valid():
         return ask(question, user_id=user.pk, place=place, course_slug=course_slug)
     try:
@@ -500,7 +590,10 @@ def reveal(request: HttpRequest, *, question: Question, place: Place) -> Reveal 
         return ask(question, user_id=user.pk, place=place, course_slug=course_slug)
     if question.kind == Question.Kind.FREE_TEXT:
         # Kept for the rating step, which shows what the learner wrote before looking.
-        request.session[_reveal_key(revealed.reveal.pk)] = form.cleaned_data["response"]
+        said = form.cleaned_data["aloud"]
+        request.session[_reveal_key(revealed.reveal.pk)] = (
+            "" if said else form.cleaned_data["response"]
+        )
     return revealed.reveal
 
 
@@ -511,7 +604,12 @@ def revealed(request: HttpRequest, *, reveal_id: str, place: Callable[[Question]
         raise Http404("No such reveal")
     found = (
         Reveal.objects.filter(user=request.user, pk=int(reveal_id))
-        .select_related("question__lesson__course", "question__section")
+        .select_related(
+            "question__lesson__course",
+            "question__section",
+            "question__category",
+            "question__entry",
+        )
         .prefetch_related(
             Prefetch("question__choices", queryset=Choice.objects.order_by("position"))
         )
@@ -553,6 +651,7 @@ def revealed_slot(
             for c in choices
         ],
         response=response,
+        key_points=list(question.entry.key_points) if question.in_bank else [],
     )
     initial: dict[str, Any] = {"served": stamp(question.pk)}
     if question.kind == Question.Kind.FREE_TEXT:
@@ -570,6 +669,6 @@ def revealed_slot(
         prompt_html=prompt_of(question, found.variant_seed),
         form=form,
         shown=shown,
-        report_url=report_url(question, course_slug=question.lesson.course.slug),
+        report_url=report_url(question, course_slug=course_slug_of(question)),
         another=question.is_generated,
     )

@@ -78,7 +78,7 @@ class Row:
 @require_GET
 def card_list(request: HttpRequest) -> HttpResponse:
     user = request.user
-    cards = selectors.cards_of(user=user).select_related("question__lesson")  # type: ignore[arg-type]
+    cards = selectors.cards_of(user=user).select_related("question__lesson", "question__category")  # type: ignore[arg-type]
     # An empty choice in the form ("Any") means the filter is left out, and the address says
     # only the filters chosen.
     data = QueryDict(mutable=True)
@@ -143,7 +143,9 @@ def card_bulk(request: HttpRequest) -> HttpResponse:
     if not all(re.fullmatch(r"[0-9]{1,19}", i) and int(i) <= MAX_ID for i in ids):
         raise Http404("No such card.")
     wanted = {int(i) for i in ids}
-    cards = list(_own_cards(request, wanted).select_related("question__lesson"))
+    cards = list(
+        _own_cards(request, wanted).select_related("question__lesson", "question__category")
+    )
     if len(cards) != len(wanted):
         raise Http404("No such card.")
     if action == "forget" and request.POST.get("confirm") != "yes":
@@ -197,7 +199,9 @@ def _rows(cards: list[Card], *, user: User) -> list[Row]:
         Row(
             card=card,
             prompt=short_prompt(card.question.prompt_markdown),
-            lesson=card.question.lesson.title,
+            lesson=card.question.lesson.title
+            if card.question.lesson
+            else f"Interview questions: {card.question.category.title}",
             due=_due(card, now=now, zone=zone),
             due_iso=card.due.isoformat(),
         )

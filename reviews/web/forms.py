@@ -82,6 +82,12 @@ class KeyedCheckboxes(_KeyedOptions, forms.CheckboxSelectMultiple):
 
 
 RATINGS = [(r.value, r.label) for r in Answer.Rating]
+ADJUSTMENTS = [
+    ("lower", "One step lower"),
+    ("suggested", "As the key points suggest"),
+    ("higher", "One step higher"),
+]
+_STEP = {"lower": -1, "suggested": 0, "higher": 1}
 
 
 class AnswerForm(forms.Form):
@@ -154,7 +160,25 @@ class AnswerForm(forms.Form):
             self.fields["self_rating"] = forms.ChoiceField(
                 choices=RATINGS, required=False, widget=forms.HiddenInput
             )
-        for name in ("response", "choice"):
+            if question.in_bank:
+                # An interview question: the key points the answer covered suggest the rating.
+                self.fields["covered"] = forms.MultipleChoiceField(
+                    label="Which key points did your answer cover?",
+                    choices=[(str(i), p) for i, p in enumerate(question.entry.key_points)],
+                    required=False,
+                    widget=KeyedCheckboxes(attrs={"data-key-point": ""}),
+                    help_text="Tick the ones you said, even in other words.",
+                )
+                self.fields["adjust"] = forms.ChoiceField(
+                    label="Your rating",
+                    choices=ADJUSTMENTS,
+                    initial="suggested",
+                    required=False,
+                    widget=KeyedRadioSelect(attrs={"data-adjust": ""}),
+                    help_text="All of them suggests Good, most of them Hard, fewer Again. Move "
+                    "it a step if that is fairer.",
+                )
+        for name in ("response", "choice", "covered", "adjust"):
             if name in self.fields:
                 # The site's field layout, with this field's own errors shown beside it.
                 self.fields[name].template_name = "reviews/answering/field.html"
@@ -188,6 +212,14 @@ class AnswerForm(forms.Form):
         told = self.cleaned_data.get("elapsed_ms")
         return min(max(waited, told or 0), MAX_DURATION_MS)
 
+    def covered(self) -> list[int]:
+        """The key points ticked, by their place in the question's list."""
+        return sorted(int(v) for v in self.cleaned_data.get("covered") or [])
+
+    def step(self) -> int:
+        """How far the learner moved the suggested rating: -1, 0 or 1."""
+        return _STEP.get(self.cleaned_data.get("adjust") or "suggested", 0)
+
     def picked(self) -> list[int]:
         value = self.cleaned_data.get("choice")
         if value is None:
@@ -217,6 +249,11 @@ class AnswerForm(forms.Form):
             "variant": data.get("variant") or "",
             "self_rating": data.get("self_rating") or "",
             "reveal": data.get("reveal"),
+            **(
+                {"covered": self.covered(), "adjust": self.step()}
+                if "covered" in self.fields
+                else {}
+            ),
         }
 
 
@@ -227,3 +264,4 @@ class RevealForm(forms.Form):
     served = forms.CharField(max_length=400)
     variant = forms.CharField(required=False, max_length=500)
     response = forms.CharField(required=False, max_length=2000, strip=False)
+    aloud = forms.BooleanField(required=False)  # an interview answer said, not typed

@@ -166,7 +166,7 @@ def _after(request: HttpRequest, slot: Slot) -> HttpResponse:
 @login_required
 @require_POST
 def review_answer(request: HttpRequest, question_id: int) -> HttpResponse:
-    question = answering.answerable(request, question_id=question_id)
+    question = answering.answerable(request, question_id=question_id, of="any")
     place = _place(question)
     outcome = answering.submit(request, question=question, place=place)
     if outcome.result is None:
@@ -183,7 +183,7 @@ def review_answer(request: HttpRequest, question_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def review_reveal(request: HttpRequest, question_id: int) -> HttpResponse:
-    question = answering.answerable(request, question_id=question_id)
+    question = answering.answerable(request, question_id=question_id, of="any")
     place = _place(question)
     shown = answering.reveal(request, question=question, place=place)
     if isinstance(shown, Slot):
@@ -254,7 +254,7 @@ def card_forget(request: HttpRequest, question_id: int) -> HttpResponse:
     """Asks first (a page of its own), then starts the card over as new."""
     card = _card(request, question_id)
     if request.method == "GET":
-        question = answering.answerable(request, question_id=question_id)
+        question = answering.answerable(request, question_id=question_id, of="any")
         return render(request, "reviews/forget.html", {"card": card, "question": question})
     card_services.card_action(card=card, action="forget", now=timezone.now())
     messages.success(request, "Forgotten: the card starts over as new.")

@@ -10,8 +10,15 @@ from django.utils import timezone
 from accounts import exports, services
 from accounts.models import Notification
 from course.models import LessonProgress, Report
+from reviews import mocks
 from reviews.models import Deck
-from tests.factories import ClassroomFactory, MembershipFactory, QuestionFactory, UserFactory
+from tests.factories import (
+    BankQuestionFactory,
+    ClassroomFactory,
+    MembershipFactory,
+    QuestionFactory,
+    UserFactory,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -48,6 +55,13 @@ def test_the_export_holds_one_of_everything_held_about_the_user(api):
     assert answered.status_code == 201, answered.text
     revealed = api.post(f"/api/v1/questions/{question.pk}/reveal/", {})
     assert revealed.status_code == 201, revealed.text
+    interview = BankQuestionFactory()
+    practised = api.post(
+        f"/api/v1/interview/questions/{interview.key}/practice/",
+        {"covered_key_points": [2, 0], "response": "Attention, then the MLP."},
+    )
+    assert practised.status_code == 201, practised.text
+    mocks.mock_start(user=user, categories=[], level="", length=3, now=timezone.now())
     user.scheduler_parameters = [0.4, 1.2, 3.1]  # stand-ins for a fit: kept as they are
     user.scheduler_fitted_at = timezone.now() - timedelta(days=2)
     user.scheduler_checked_at = timezone.now() - timedelta(days=1)
@@ -84,6 +98,10 @@ def test_the_export_holds_one_of_everything_held_about_the_user(api):
     assert body["stored_responses"][0]["status_code"] == 201
     assert body["stored_responses"][0]["response"]["status"] == "correct"
     assert body["deck"]["revision"] == 3
+    assert [a["covered_key_points"] for a in body["answers"]] == [None, [0, 2]]
+    assert body["mock_interviews"][0]["questions"] == [
+        {"position": 1, "question": interview.key, "shown_at": None, "answered_at": None}
+    ]
     assert [set(token) for token in body["tokens"]] == [{"created", "expiry"}]
     assert key not in response.text
     assert key[:8] not in response.text

@@ -93,9 +93,57 @@
     });
   });
 
+  // An interview answer's key points: the ticks suggest a rating (all: Good; more than half:
+  // Hard; fewer: Again), and the choices beside it are named by the ratings they give. The
+  // server works the rating out again from what is sent.
+  var RATINGS = ["Again", "Hard", "Good", "Easy"];
+  function suggestRating(form) {
+    var boxes = form.querySelectorAll("input[name='covered']");
+    var ticked = form.querySelectorAll("input[name='covered']:checked").length;
+    var total = boxes.length;
+    var suggested = ticked === total ? 2 : (2 * ticked > total ? 1 : 0);
+    var line = form.querySelector("[data-suggestion]");
+    if (line) {
+      line.textContent = ticked + " of " + total + " covered: that suggests " + RATINGS[suggested] + ".";
+      line.hidden = false;
+    }
+    form.querySelectorAll("input[name='adjust']").forEach(function (radio) {
+      var step = { lower: -1, suggested: 0, higher: 1 }[radio.value] || 0;
+      var rating = suggested + step;
+      var label = radio.closest("label");
+      var text = label && label.querySelector("span");
+      var out = rating < 0;
+      if (label) label.hidden = out;
+      if (out && radio.checked) {
+        var middle = form.querySelector("input[name='adjust'][value='suggested']");
+        if (middle) middle.checked = true;
+      }
+      if (text && !out) text.textContent = RATINGS[rating] + (step === 0 ? " (suggested)" : "");
+    });
+  }
+  document.addEventListener("change", function (event) {
+    var form = event.target.closest && event.target.closest("[data-key-points]");
+    if (form && event.target.name === "covered") suggestRating(form);
+  });
+
+  // A mock interview's clock: the time since the question was first shown, counted up.
+  function tick() {
+    document.querySelectorAll("[data-clock-since]").forEach(function (clock) {
+      var since = Number(clock.getAttribute("data-clock-since")) * 1000;
+      var seconds = Math.max(0, Math.floor((Date.now() - since) / 1000));
+      var text = Math.floor(seconds / 60) + ":" + String(seconds % 60).padStart(2, "0");
+      if (clock.textContent !== text) clock.textContent = text;
+      var over = seconds > 60 * Number(clock.getAttribute("data-clock-minutes") || 0);
+      clock.classList.toggle("mock-clock--over", over);
+    });
+  }
+  setInterval(tick, 1000);
+
   function enhance(root) {
     guessTimeZone(root);
     stampStart(root);
+    root.querySelectorAll("[data-key-points]").forEach(suggestRating);
+    tick();
   }
 
   document.addEventListener("DOMContentLoaded", function () {
