@@ -171,8 +171,13 @@ def leech_notify(*, card_id: int) -> bool:
         body=(
             f"You have missed “{_excerpt(card.question.prompt_markdown)}” {card.lapses} times "
             "after learning it, so "
-            "it is suspended for now. Reread its lesson, then unsuspend it, or forget it to "
-            "learn it again from the start."
+            "it is suspended for now. "
+            + (
+                "Reread its model answer and notes, "
+                if card.question.lesson_id is None
+                else "Reread its lesson, "
+            )
+            + "then unsuspend it, or forget it to learn it again from the start."
         ),
         data={"card": card.pk, "question": card.question_id, "lapses": card.lapses},
     )

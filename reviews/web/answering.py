@@ -83,10 +83,6 @@ class KeyPointsShown:
     def covered(self) -> int:
         return sum(point.covered for point in self.points)
 
-    @property
-    def missed(self) -> list[KeyPoint]:
-        return [point for point in self.points if not point.covered]
-
 
 @dataclass(frozen=True)
 class Feedback:
@@ -337,7 +333,12 @@ class Outcome:
     rating: str = ""
 
 
-_FIELDS = {"response": "response", "choice_ids": "choice"}
+_FIELDS = {
+    "response": "response",
+    "choice_ids": "choice",
+    "covered_key_points": "covered",
+    "rating": "adjust",
+}
 
 
 def submit(

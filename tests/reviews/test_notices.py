@@ -15,7 +15,7 @@ from accounts.services import notification_emails_send
 from reviews import notices
 from reviews.cards import new_card
 from reviews.models import Card
-from tests.factories import QuestionFactory, UserFactory
+from tests.factories import BankQuestionFactory, QuestionFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -24,8 +24,10 @@ pytestmark = pytest.mark.django_db
 NOW = datetime(2026, 12, 1, 18, 5, tzinfo=UTC)
 
 
-def due_card(user: User, *, due: datetime = NOW - timedelta(hours=1), **fields) -> Card:
-    card = new_card(user=user, question=QuestionFactory())
+def due_card(
+    user: User, *, due: datetime = NOW - timedelta(hours=1), question=None, **fields
+) -> Card:
+    card = new_card(user=user, question=question or QuestionFactory())
     card.state = fields.pop("state", Card.State.REVIEW)
     card.stability, card.difficulty = 3.0, 5.0
     card.due = due
@@ -252,6 +254,17 @@ def test_a_leech_notice_is_written_once_and_only_for_a_leech():
     assert notices.leech_notify(card_id=card.pk) is False
     assert notices.leech_notify(card_id=10**9) is False
     assert not Notification.objects.exists()
+
+
+def test_a_leech_of_the_interview_bank_sends_the_learner_to_its_model_answer():
+    ada = learner()
+    card = due_card(ada, question=BankQuestionFactory(), lapses=8, leech=True, suspended=True)
+
+    assert notices.leech_notify(card_id=card.pk) is True
+
+    body = Notification.objects.get(user=ada).body
+    assert "Reread its model answer and notes, then unsuspend it" in body
+    assert "lesson" not in body
 
 
 @pytest.mark.django_db(transaction=True)  # each batch really commits

@@ -142,9 +142,15 @@
   function enhance(root) {
     guessTimeZone(root);
     stampStart(root);
-    root.querySelectorAll("[data-key-points]").forEach(suggestRating);
+  }
+
+  // After any swap, from the document: an outerHTML swap leaves its old target detached.
+  function named() {
+    document.querySelectorAll("[data-key-points]").forEach(suggestRating);
     tick();
   }
+  document.addEventListener("htmx:afterSettle", named);
+  document.addEventListener("DOMContentLoaded", named);
 
   document.addEventListener("DOMContentLoaded", function () {
     enhance(document);
