@@ -128,8 +128,12 @@ def test_the_learner_moves_the_suggested_rating_a_step(client, learner, covered,
     _, done = practise_by_page(client, question, covered=covered, adjust=adjust)
 
     assert Answer.objects.get(user=learner).self_rating == rating
-    assert f"you rated it {rating.capitalize()}" in done or adjust == "suggested" or (
-        rating == "again"  # Again, one step lower, is still Again: as suggested
+    assert (
+        f"you rated it {rating.capitalize()}" in done
+        or adjust == "suggested"
+        or (
+            rating == "again"  # Again, one step lower, is still Again: as suggested
+        )
     )
 
 
