@@ -113,28 +113,24 @@ def test_a_question_is_practised_in_three_steps_and_joins_the_reviews(client, le
 
 
 @pytest.mark.parametrize(
-    ("covered", "adjust", "rating"),
+    ("covered", "adjust", "rating", "said"),
     [
-        ([0, 1, 2, 3], "higher", "easy"),
-        ([0, 1, 2, 3], "lower", "hard"),
-        ([], "lower", "again"),  # not below Again
-        ([], "higher", "hard"),
-        ([1, 2, 3], "suggested", "hard"),
+        ([0, 1, 2, 3], "higher", "easy", "which suggests Good; you rated it Easy."),
+        ([0, 1, 2, 3], "lower", "hard", "which suggests Good; you rated it Hard."),
+        ([], "lower", "again", "which suggests Again."),  # nothing below Again
+        ([], "higher", "hard", "which suggests Again; you rated it Hard."),
+        ([1, 2, 3], "suggested", "hard", "which suggests Hard."),
     ],
 )
-def test_the_learner_moves_the_suggested_rating_a_step(client, learner, covered, adjust, rating):
+def test_the_learner_moves_the_suggested_rating_a_step(
+    client, learner, covered, adjust, rating, said
+):
     question = BankQuestionFactory()
 
     _, done = practise_by_page(client, question, covered=covered, adjust=adjust)
 
     assert Answer.objects.get(user=learner).self_rating == rating
-    assert (
-        f"you rated it {rating.capitalize()}" in done
-        or adjust == "suggested"
-        or (
-            rating == "again"  # Again, one step lower, is still Again: as suggested
-        )
-    )
+    assert f"You covered {len(covered)} of 4 key points, {said}" in words(done)
 
 
 def test_an_answer_said_out_loud_keeps_nothing_typed_and_counts_by_its_points(client, learner):
