@@ -40,20 +40,20 @@ def build(connection: object) -> None:
                position, interview, prompt_markdown, prompt_html, explanation_markdown,
                explanation_html, model_answer_markdown, model_answer_html, generator, answer,
                tolerance, unit, mistakes, solution_steps, version, answer_fingerprint,
-               created_at, updated_at)
+               level, created_at, updated_at)
            SELECT 'bench-' || n, 'numeric', 'mlp', 2, s.lesson_id, s.id, 1,
                false, '1 + 1?', '<p>1 + 1?</p>', '', '', '', '', '', '2',
-               '{"kind": "exact", "amount": 0.0}', '', '[]', '[]', 1, '', now(), now()
+               '{"kind": "exact", "amount": 0.0}', '', '[]', '[]', 1, '', '', now(), now()
            FROM generate_series(1, %(big)s) AS n
            CROSS JOIN (SELECT id, lesson_id FROM course_section
                        WHERE lesson_id = (SELECT min(id) FROM course_lesson)
                        ORDER BY position LIMIT 1) AS s""",
         """INSERT INTO accounts_user (password, is_superuser, username, first_name, last_name,
-               email, is_staff, is_active, date_joined, plan, timezone, desired_retention,
+               email, is_staff, is_active, date_joined, timezone, desired_retention,
                new_cards_per_day, reviews_per_day, day_starts_at_hour, reminder_hour,
                email_reminders)
            SELECT '!', false, 'bench-' || n, '', '', '', false, true, now() - interval '90 days',
-               'free', 'UTC', 0.9,
+               'UTC', 0.9,
                20, 200, 4, 18, false
            FROM generate_series(1, %(users)s) AS n""",
     ]

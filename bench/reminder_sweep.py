@@ -36,11 +36,11 @@ def build(connection: object, *, learners: int, cards_each: int) -> None:
     with connection.cursor() as cursor:  # type: ignore[attr-defined]
         cursor.execute(
             f"""INSERT INTO accounts_user (password, is_superuser, username, first_name,
-                   last_name, email, is_staff, is_active, date_joined, plan, timezone,
+                   last_name, email, is_staff, is_active, date_joined, timezone,
                    desired_retention, new_cards_per_day, reviews_per_day, day_starts_at_hour,
                    reminder_hour, email_reminders)
                SELECT '!', false, 'bench-' || n, '', '', 'bench-' || n || '@example.com',
-                   false, true, now(), 'free', ({zones})[1 + n %% 8], 0.9, 20, 200, 4,
+                   false, true, now(), ({zones})[1 + n %% 8], 0.9, 20, 200, 4,
                    (n * 7) %% 24, n %% 2 = 0
                FROM generate_series(1, %(learners)s) AS n""",
             {"learners": learners},
