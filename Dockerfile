@@ -6,6 +6,11 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1
 
+# bubblewrap: the sandbox a learner's code runs in (config/sandbox.py).
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends bubblewrap \
+    && rm -rf /var/lib/apt/lists/*
+
 WORKDIR /app
 COPY requirements.lock .
 RUN pip install --require-hashes --no-deps -r requirements.lock
