@@ -4,10 +4,11 @@ Started by `config.sandbox` as `python -I -S -B /sandbox/harness.py` with nothin
 standard library and NumPy to import. It reads `/in/plan.json` and the learner's
 `/in/solution.py`, sets its limits, and, when it starts as root (the service runs as root and
 bubblewrap kept only the right to change user), gives up root for the plan's unprivileged user
-before reading the learner's code. Each case's arguments come from `/in/<case>.npz` (arrays)
-and the plan (plain values); each result goes back on standard output as one JSON line, its
-arrays as `.npy` bytes in base64, as soon as the case is done. Whatever the learner prints goes
-to a file in the sandbox's own small /tmp, never to that stream.
+before reading the learner's code. Each case's arguments come from its `.npz` file in /in
+(arrays, some gathered into lists) and the plan (plain values); each result goes back on
+standard output as one JSON line, its arrays as `.npy` bytes in base64, as soon as the case is
+done. Whatever the learner prints goes to a file in the sandbox's own small /tmp, never to
+that stream.
 
 Nothing here decides whether an answer is right: the expected values never enter the sandbox,
 and the service compares what comes out. A learner's code can do anything to this process; it
@@ -134,7 +135,10 @@ def main() -> None:
         arguments = dict(case.get("values", {}))
         if case.get("arrays"):
             with np.load(f"/in/{case['arrays']}", allow_pickle=False) as stored:
-                arguments.update({name: stored[name] for name in stored.files})
+                loaded = {name: stored[name] for name in stored.files}
+            for name, keys in case.get("lists", {}).items():
+                arguments[name] = [loaded.pop(key) for key in keys]
+            arguments.update(loaded)
         began = time.perf_counter()
         signal.setitimer(signal.ITIMER_REAL, float(plan["case_seconds"]))
         try:
