@@ -215,6 +215,14 @@ PROBLEM_TYPES: dict[str, ProblemType] = {
         "Check the code as it was printed (dashes and case do not matter); a used or expired "
         "code needs a new one from whoever gave it to you.",
     ),
+    "code-unavailable": ProblemType(
+        "Code cannot be run here just now",
+        503,
+        "A learner's code runs only inside a sandbox (bubblewrap). This server has none that "
+        "works, so no code was stored or run; detail says why.",
+        "Try again later, or tell whoever runs this site: the sandbox needs Debian's "
+        "bubblewrap package and user or mount namespaces.",
+    ),
     "error": ProblemType(
         "Request failed",
         400,

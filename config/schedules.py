@@ -43,6 +43,12 @@ SCHEDULES = (
         crontab={"minute": "0", "hour": "7", "day_of_week": "1"},
     ),
     Schedule(
+        name="Code left waiting",
+        task="reviews.code_submissions_resume",
+        description="Sends again the coding submissions whose message or worker was lost.",
+        every_minutes=5,
+    ),
+    Schedule(
         name="Prune expired records",
         task="quizzes.prune_expired",
         description="Deletes expired tokens, and idempotency records and notifications grown old.",

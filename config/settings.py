@@ -312,6 +312,8 @@ REST_FRAMEWORK = {
         "register": os.environ.get("THROTTLE_REGISTER", "20/hour"),
         "reports": os.environ.get("THROTTLE_REPORTS", "30/hour"),
         "answers": os.environ.get("THROTTLE_ANSWERS", "120/min"),
+        # Each run of a learner's code costs a sandbox's CPU seconds on the code workers.
+        "code": os.environ.get("THROTTLE_CODE", "30/hour"),
         "join": os.environ.get("THROTTLE_JOIN", "20/hour"),
         "licences": os.environ.get("THROTTLE_LICENCES", "10/hour"),
         "billing": os.environ.get("THROTTLE_BILLING", "20/hour"),
@@ -438,6 +440,9 @@ CELERY_BROKER_CONNECTION_TIMEOUT = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2}
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
+# A learner's code runs on workers of its own (`celery worker -Q code`), so a queue of
+# submissions never holds reminders or digests back, and those workers can be kept apart.
+CELERY_TASK_ROUTES = {"reviews.code_submission_run": {"queue": "code"}}
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 
 # Reminders: how many learners one sweep batch handles, and where the e-mails link to.

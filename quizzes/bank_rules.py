@@ -36,6 +36,10 @@ REQUIRED = ("key", "level", "question", "model_answer", "notes", "key_points", "
 REQUIRED += ("follow_ups", "sources")
 OPTIONAL = ("related", "lesson", "diagram", "givens", "figures")
 NUMERIC = ("answer", "tolerance", "unit", "mistakes", "solution_steps", "generator")
+CODE_FIELDS = ("problem", "starter", "solution")
+"""A coding question's `code`: the engine's problem it is graded by, the code the learner starts
+from (the function's signature and a stub), and the model solution shown after a submission."""
+CODE_CHARS = 20_000
 CHECKED_TEXT = ("question", "model_answer", "notes")
 
 # --- arithmetic ---------------------------------------------------------------------------------
@@ -211,7 +215,7 @@ def question_errors(
     errors: dict[str, str] = {}
     if not isinstance(entry, Mapping):
         return {"": "each question is a mapping of fields"}
-    unknown = set(entry) - set(REQUIRED) - set(OPTIONAL) - set(NUMERIC)
+    unknown = set(entry) - set(REQUIRED) - set(OPTIONAL) - set(NUMERIC) - {"code"}
     for field in sorted(unknown):
         errors[field] = "not a field of an interview question"
     for field in REQUIRED:
@@ -228,8 +232,16 @@ def question_errors(
     for field, (low, high) in WORDS.items():
         if isinstance(entry.get(field), str) and not low <= _words(entry[field]) <= high:
             errors[field] = f"{_words(entry[field])} words; between {low} and {high}"
-    if isinstance(entry.get("question"), str) and _words(entry["question"]) > 120:
-        errors["question"] = "at most 120 words"
+    # A coding question states its conventions (shapes, axes, constants): it may say more.
+    most = 200 if "code" in entry else 120
+    if isinstance(entry.get("question"), str) and _words(entry["question"]) > most:
+        errors["question"] = f"at most {most} words"
+    if "code" in entry:
+        problem = code_problem(entry["code"])
+        if problem:
+            errors["code"] = problem
+        if any(f in entry for f in NUMERIC):
+            errors["code"] = "a coding question is not also numeric"
     for field, (low, high) in ITEMS.items():
         if field not in entry:
             continue
@@ -318,6 +330,62 @@ def question_errors(
                     )
                     break
     return errors
+
+
+def _stub(body: list[ast.stmt]) -> bool:
+    """A function body that does nothing yet: a docstring, `...`, `pass` or raising
+    NotImplementedError."""
+    for statement in body:
+        if isinstance(statement, ast.Pass):
+            continue
+        if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant):
+            continue  # a docstring or `...`
+        if isinstance(statement, ast.Raise) and "NotImplementedError" in ast.unparse(statement):
+            continue
+        return False
+    return True
+
+
+def code_problem(code: Any) -> str:
+    """What is wrong with a coding question's `code` ("" when nothing is): its problem must be
+    the engine's, and both its starter and its solution must define the problem's function
+    with exactly its parameters, the starter as a stub and the solution not."""
+    from engine.coding import PROBLEMS
+
+    if not isinstance(code, Mapping) or set(code) != set(CODE_FIELDS):
+        return f"a mapping of {', '.join(CODE_FIELDS)}"
+    problem = PROBLEMS.get(code["problem"]) if isinstance(code["problem"], str) else None
+    if problem is None:
+        return (
+            f"problem: none named {code['problem']!r} (the engine's: {', '.join(sorted(PROBLEMS))})"
+        )
+    for part in ("starter", "solution"):
+        source = code[part]
+        if not isinstance(source, str) or not source.strip() or len(source) > CODE_CHARS:
+            return f"{part}: Python source of at most {CODE_CHARS:,} characters"
+        try:
+            tree = ast.parse(source)
+        except SyntaxError as error:
+            return f"{part}: does not parse (line {error.lineno}: {error.msg})"
+        found = [
+            node
+            for node in tree.body
+            if isinstance(node, ast.FunctionDef) and node.name == problem.function
+        ]
+        if not found:
+            return f"{part}: defines no function {problem.function}"
+        arguments = found[0].args
+        names = tuple(a.arg for a in arguments.posonlyargs + arguments.args)
+        if names != problem.parameters or arguments.vararg or arguments.kwarg:
+            wanted = ", ".join(problem.parameters)
+            return f"{part}: {problem.function} takes exactly ({wanted})"
+        if _stub(found[0].body) != (part == "starter"):
+            return f"{part}: " + (
+                "the starter's function body is a stub (`...`)"
+                if part == "starter"
+                else "the solution's function does the work"
+            )
+    return ""
 
 
 def file_errors(path: Path, *, diagrams: Iterable[str] | None = None) -> list[str]:

@@ -11,18 +11,29 @@ cases passed.
 from __future__ import annotations
 
 import base64
+import hashlib
 import io
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from config import sandbox
-from engine.coding import Case, Problem, check, plan_case
+from engine.coding import Case, Problem, check, get_problem, plan_case
+
+if TYPE_CHECKING:
+    from quizzes.models import Question
 
 MAX_SOURCE = 20_000
 """Characters of source a submission may have."""
+
+
+def hidden_seed(key: str) -> int:
+    """A coding question's hidden cases' seed: from its key, the same for every learner and
+    every run, so the hidden tests are the question's own."""
+    digest = hashlib.blake2b(f"code:{key}".encode(), digest_size=7).digest()
+    return int.from_bytes(digest, "big")
 
 
 @dataclass(frozen=True)
@@ -54,6 +65,51 @@ class Graded:
     @property
     def score(self) -> float:
         return self.passed / len(self.tests) if self.tests else 0.0
+
+
+def _python(value: Any) -> str:
+    """A value as Python a learner could paste: arrays with NumPy's own repr, short."""
+    if isinstance(value, list):
+        return "[" + ", ".join(_python(item) for item in value) + "]"
+    if isinstance(value, np.ndarray):
+        with np.printoptions(precision=6, suppress=True, threshold=60):
+            return "np." + repr(value)
+    return repr(value.item() if isinstance(value, np.generic) else value)
+
+
+def examples_shown(problem: Problem) -> list[dict[str, str]]:
+    """The visible examples as a learner reads them: the call, and what it returns."""
+    shown = []
+    for case in problem.cases(0):
+        if case.hidden:
+            continue
+        arguments = ", ".join(
+            f"{name}={_python(case.arguments[name])}" for name in problem.parameters
+        )
+        outputs = problem.expected(case)
+        returned = (
+            _python(outputs[0])
+            if len(outputs) == 1 and problem.outputs == ("result",)
+            else "(" + ", ".join(_python(o) for o in outputs) + ")"
+            if len(problem.outputs) > 1
+            else _python(list(outputs))
+        )
+        shown.append(
+            {"name": case.name, "call": f"{problem.function}({arguments})", "returns": returned}
+        )
+    return shown
+
+
+def coding_shape(question: Question) -> dict[str, Any]:
+    """A coding question as a learner starts it: the function to write, the code to start
+    from, and the visible examples (the hidden cases and the model solution stay out)."""
+    problem = get_problem(question.entry.code_problem)
+    return {
+        "function": problem.function,
+        "parameters": list(problem.parameters),
+        "starter": question.entry.code_starter,
+        "examples": examples_shown(problem),
+    }
 
 
 def _outputs(message: dict[str, Any]) -> list[np.ndarray[Any, Any]] | None:

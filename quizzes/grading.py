@@ -58,11 +58,28 @@ def grade_submission(
     variant: str | None = None,
     self_rating: str | None = None,
     by_key_points: bool = False,
+    code_score: float | None = None,
 ) -> Graded:
     """Grades what was sent for the question; `choices` are its choices, in order (none for
     other kinds). A generated question's variant token must be one issued to `user_id`. An
     interview question rated `by_key_points` may have been answered out loud: nothing typed
     is then not nothing said, and the key points ticked rate it."""
+    if question.kind == Question.Kind.CODE:
+        # Graded by its hidden tests in the sandbox (reviews.code), never by a typed answer.
+        if code_score is None:
+            raise errors.AnswerRefused(
+                422,
+                None,
+                "submit_code",
+                "A coding question is answered by submitting code: POST "
+                f"/api/v1/code/questions/{question.pk}/submissions/.",
+            )
+        status: Status = (
+            "correct" if code_score >= 1 else "partial" if code_score > 0 else "incorrect"
+        )
+        verdict = Grade(status=status, score=code_score, misconception=None, correct_answer="")
+        return Graded(verdict, None, "")
+
     if question.kind == Question.Kind.FREE_TEXT:
         if not self_rating:
             raise errors.invalid_field(
@@ -76,7 +93,7 @@ def grade_submission(
             blank = Grade(status="incorrect", score=0.0, misconception=None, correct_answer="")
             return Graded(blank, None, "")
         score = SELF_RATING_SCORES[self_rating]
-        status: Status = "correct" if score == 1 else "partial" if score > 0 else "incorrect"
+        status = "correct" if score == 1 else "partial" if score > 0 else "incorrect"
         verdict = Grade(status=status, score=score, misconception=None, correct_answer="")
         return Graded(verdict, None, "", self_rated=True)
 
@@ -172,7 +189,7 @@ class AnswerKey:
 
 def answer_key(question: Question, *, seed: int | None, choices: list[Choice]) -> AnswerKey:
     """The right answer as grading shows it after an answer, for a reveal or a past answer."""
-    if question.kind == Question.Kind.FREE_TEXT:
+    if question.kind in (Question.Kind.FREE_TEXT, Question.Kind.CODE):
         return AnswerKey("")
     if question.is_choice:
         return AnswerKey("; ".join(c.text_markdown for c in choices if c.is_correct))
@@ -227,6 +244,11 @@ def feedback_html(question: Question, grade: Grade, *, notice: str = "") -> str:
         lead = notice
     elif question.kind == Question.Kind.FREE_TEXT:
         lead = "Compare your answer with the model answer below."
+    elif question.kind == Question.Kind.CODE:
+        lead = {
+            "correct": "Every test passed.",
+            "partial": f"{round(grade.score * 100)}% of the tests passed.",
+        }.get(grade.status, "No test passed.")
     elif grade.status == "correct":
         lead = "Right."
     elif grade.status == "partial":

@@ -10,6 +10,7 @@ gone. A bank question is a `Question` without a lesson, in a category, with an
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -241,6 +242,9 @@ class InterviewBank:
                     "related": fields.get("related") or [],
                     "sources": fields["sources"],
                     "diagram": fields.get("diagram", ""),
+                    "code_problem": (fields.get("code") or {}).get("problem", ""),
+                    "code_starter": (fields.get("code") or {}).get("starter", ""),
+                    "code_solution": (fields.get("code") or {}).get("solution", ""),
                     "teaching_lesson_id": lessons.get(fields.get("lesson", "")),
                     "search_title": plain_text(fields["question"]),
                     "search_answer": plain_text(
@@ -259,12 +263,17 @@ class InterviewBank:
         fields: dict[str, Any], category: InterviewCategory, position: int
     ) -> dict[str, Any]:
         numeric = "answer" in fields or "generator" in fields
+        code = fields.get("code")
         answer, tolerance = (None, None)
         if "answer" in fields:
             answer, tolerance = answer_key(fields)
         values = {
             "key": fields["key"],
-            "kind": Question.Kind.NUMERIC if numeric else Question.Kind.FREE_TEXT,
+            "kind": Question.Kind.CODE
+            if code
+            else Question.Kind.NUMERIC
+            if numeric
+            else Question.Kind.FREE_TEXT,
             "topic": "",
             "difficulty": DIFFICULTY[fields["level"]],
             "lesson": None,
@@ -287,5 +296,11 @@ class InterviewBank:
             "solution_steps": fields.get("solution_steps", []),
             "archived_at": None,
         }
-        values["answer_fingerprint"] = _fingerprint(values, [])
+        fingerprint = _fingerprint(values, [])
+        if code:
+            # What counts as right is the engine's problem it is graded by.
+            fingerprint = hashlib.sha256(
+                f"{fingerprint}:code:{code['problem']}".encode()
+            ).hexdigest()
+        values["answer_fingerprint"] = fingerprint
         return values

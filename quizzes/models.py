@@ -74,6 +74,7 @@ class Question(models.Model):
         MULTIPLE_CHOICE = "multiple_choice", "Multiple choice"
         NUMERIC = "numeric", "Numeric"
         FREE_TEXT = "free_text", "Free text"
+        CODE = "code", "Code"
 
     class Unit(models.TextChoices):
         PERCENT = "percent", "Percent"
@@ -231,6 +232,14 @@ class InterviewEntry(models.Model):
     related = models.JSONField(default=list, help_text="Keys of related bank questions.")
     sources = models.JSONField(default=list)
     diagram = models.CharField(max_length=80, blank=True)
+    # A coding question: graded by the engine's problem (`engine.coding`) in the sandbox.
+    code_problem = models.CharField(
+        max_length=60, blank=True, help_text="The engine's coding problem that grades it."
+    )
+    code_starter = models.TextField(blank=True, help_text="The code the learner starts from.")
+    code_solution = models.TextField(
+        blank=True, help_text="The model solution, shown after a submission."
+    )
     teaching_lesson = models.ForeignKey(
         Lesson,
         on_delete=models.SET_NULL,

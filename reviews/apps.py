@@ -26,7 +26,12 @@ class ReviewsConfig(AppConfig):
         from accounts import exports
         from accounts.services import study_days_moved
         from course.web.extras import register_section_extra
-        from reviews import selectors
+
+        # The code queue's tasks, kept out of reviews.tasks, register when imported.
+        from reviews import (
+            code_tasks,  # noqa: F401
+            selectors,
+        )
         from reviews.web.checks import section_checks
 
         exports.register("answers", selectors.export_answers, models=["reviews.Answer"])
@@ -38,6 +43,11 @@ class ReviewsConfig(AppConfig):
             models=["reviews.IdempotencyRecord"],
         )
         exports.register("reveals", selectors.export_reveals, models=["reviews.Reveal"])
+        exports.register(
+            "code_submissions",
+            selectors.export_code_submissions,
+            models=["reviews.CodeSubmission"],
+        )
         exports.register(
             "mock_interviews",
             selectors.export_mock_interviews,

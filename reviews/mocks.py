@@ -42,7 +42,8 @@ def _picked(
     """The ids of `length` questions to ask (fewer if fewer match), the categories taking
     turns: in each, the never practised first, in a random order, then the rest soonest
     due first."""
-    pool = Question.objects.interview_bank()
+    # Spoken or worked out: a coding question is practised in its editor, not against a clock.
+    pool = Question.objects.interview_bank().exclude(kind=Question.Kind.CODE)
     if categories:
         pool = pool.filter(category__in=categories)
     if level:

@@ -529,3 +529,68 @@ class MockQuestion(models.Model):
 
     def __str__(self) -> str:
         return f"{self.mock_id} #{self.position}: {self.question_id}"
+
+
+class CodeSubmission(models.Model):
+    """A learner's code for a coding question, run in the sandbox by a worker of its own queue:
+    stored before it runs, its tests' results written as they come, and its end once. A
+    submission (not a run of the examples) is then a review, in the same transaction as its end,
+    so it steps the card once however often its task is delivered."""
+
+    class Run(models.TextChoices):
+        EXAMPLES = "examples", "Run the examples"
+        SUBMIT = "submit", "Submit"
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        RUNNING = "running", "Running"
+        DONE = "done", "Done"
+        ERROR = "error", "Error"
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="code_submissions",
+        db_index=False,  # the (user, created_at) index leads with it
+    )
+    question = models.ForeignKey(Question, on_delete=models.CASCADE, related_name="+")
+    run = models.CharField(max_length=8, choices=Run.choices)
+    source = models.TextField()
+    seed = models.PositiveBigIntegerField(help_text="Draws the hidden cases.")
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.QUEUED)
+    tests = models.JSONField(default=list, blank=True, help_text="Each test's result so far.")
+    score = models.FloatField(null=True, blank=True)
+    message = models.TextField(blank=True, help_text="Why it ended in error, if it did.")
+    attempts = models.PositiveSmallIntegerField(default=0, help_text="Runs started.")
+    answer = models.OneToOneField(
+        Answer, on_delete=models.SET_NULL, null=True, blank=True, related_name="code_submission"
+    )
+    client_id = models.UUIDField(null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["user", "created_at"], name="code_submission_user"),
+            # The sweep that runs again what a lost message left waiting.
+            models.Index(
+                fields=["created_at"],
+                condition=models.Q(status__in=["queued", "running"]),
+                name="code_submission_unfinished",
+            ),
+        ]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "client_id"],
+                condition=models.Q(client_id__isnull=False),
+                name="code_submission_client_id_once",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(score__isnull=True) | models.Q(score__gte=0, score__lte=1),
+                name="code_submission_score_0_to_1",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} on {self.question_id}: {self.run}, {self.status}"

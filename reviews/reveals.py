@@ -16,6 +16,7 @@ from typing import Any
 from django.db import transaction
 
 from accounts.models import User
+from quizzes.errors import AnswerRefused
 from quizzes.grading import answer_key, choice_verdicts, served_for
 from quizzes.models import Question
 from reviews import cards
@@ -35,6 +36,13 @@ def reveal_create(
     """Records the reveal, makes it the one the learner's card waits for, and returns what the
     learner is shown: the right answer and how to get it, or the model answer. A generated
     question needs the variant token it was served with (its answer is the variant's)."""
+    if question.kind == Question.Kind.CODE:
+        raise AnswerRefused(
+            422,
+            None,
+            "submit_code",
+            "A coding question's model solution is shown after a submission of code.",
+        )
     served = served_for(question, token=variant, user_id=user.pk)
     choices = list(question.choices.order_by("position")) if question.is_choice else []
     seed = served.seed if served else None

@@ -13,6 +13,7 @@ from quizzes.models import Choice
 from reviews.models import (
     Answer,
     Card,
+    CodeSubmission,
     Deck,
     IdempotencyRecord,
     MockInterview,
@@ -140,6 +141,26 @@ def export_mock_interviews(user: User) -> list[dict[str, Any]]:
         }
         for mock in mocks
     ]
+
+
+def export_code_submissions(user: User) -> Iterator[dict[str, Any]]:
+    """The code the learner sent for coding questions, with how each run went."""
+    return (
+        {
+            "question": s.question.key,
+            "run": s.run,
+            "source": s.source,
+            "status": s.status,
+            "tests": s.tests,
+            "score": s.score,
+            "created_at": s.created_at.isoformat(),
+            "finished_at": s.finished_at.isoformat() if s.finished_at else None,
+        }
+        for s in CodeSubmission.objects.filter(user=user)
+        .select_related("question")
+        .order_by("pk")
+        .iterator(ROWS)
+    )
 
 
 def export_cards(user: User) -> Iterator[dict[str, Any]]:

@@ -40,6 +40,8 @@ class Submitted:
     reveal: int | None = None
     covered_key_points: tuple[int, ...] | None = None
     """An interview question's key points the learner ticked (see `reviews.interview`)."""
+    code_score: float | None = None
+    """A coding question's share of tests passed, from its submission's run (`reviews.code`)."""
 
 
 @dataclass(frozen=True)
@@ -65,6 +67,7 @@ def grade_submitted(
         variant=submitted.variant,
         self_rating=submitted.self_rating,
         by_key_points=submitted.covered_key_points is not None,
+        code_score=submitted.code_score,
     )
 
 

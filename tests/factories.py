@@ -162,6 +162,37 @@ class BankQuestionFactory(DjangoModelFactory[Question]):
             )
 
 
+SOFTMAX_STARTER = (
+    'import numpy as np\n\n\ndef softmax(x):\n    """Softmax over the last axis."""\n    ...\n'
+)
+SOFTMAX_SOLUTION = (
+    "import numpy as np\n\n\ndef softmax(x):\n"
+    "    e = np.exp(x - x.max(axis=-1, keepdims=True))\n"
+    "    return e / e.sum(axis=-1, keepdims=True)\n"
+)
+
+
+class CodeQuestionFactory(BankQuestionFactory):
+    """A coding question of the bank, graded by the engine's `softmax` problem unless told."""
+
+    kind = Question.Kind.CODE
+    prompt_markdown = factory.Sequence(lambda n: f"Write softmax, number {n}, over the last axis.")
+
+    @factory.post_generation
+    def key_points(self, create: bool, given: list[str] | None, **kwargs: object) -> None:
+        if create:
+            InterviewEntry.objects.create(
+                question=self,
+                notes_markdown="Deeper.",
+                notes_html="<p>Deeper.</p>",
+                key_points=list(KEY_POINTS if given is None else given),
+                search_title=self.prompt_markdown,
+                code_problem=kwargs.get("problem", "softmax"),
+                code_starter=kwargs.get("starter", SOFTMAX_STARTER),
+                code_solution=kwargs.get("solution", SOFTMAX_SOLUTION),
+            )
+
+
 class ChoiceFactory(DjangoModelFactory[Choice]):
     class Meta:
         model = Choice

@@ -79,7 +79,8 @@ def _compare(
         what = "NaN" if np.isnan(mine_f[index]) else "infinity"
         return f"{what} at {_where(index)} (overflow? subtract the maximum first)"
     both_inf = np.isinf(right_f) & (mine_f == right_f)
-    error = np.where(both_inf, 0.0, np.abs(mine_f - right_f))
+    with np.errstate(invalid="ignore"):  # inf - inf where both are the same infinity
+        error = np.where(both_inf, 0.0, np.abs(mine_f - right_f))
     error = np.where(np.isnan(error), np.inf, error)
     allowed = 0.0 if exact else atol + rtol * np.abs(np.where(np.isinf(right_f), 0, right_f))
     wrong = error > allowed

@@ -54,12 +54,14 @@ def perplexity(log_probs: Array) -> Array:
 
 
 def _logits(rng: Rng, n: int, *, batched: bool = True) -> tuple[str, Array]:
-    """Logits whose scale grows with n, past what exp() survives (exp(710) overflows): each
-    row reaches its scale somewhere."""
+    """Logits whose scale grows with n, past what exp() survives (exp(710) overflows). The
+    first row reaches the scale; the others peak lower, so a maximum taken over the whole
+    array instead of each row leaves a row with nothing but zeros to divide by."""
     scale = [1, 3, 10, 50, 200, 800, 1000, 5][(n - 1) % 8]
     shape = (int(rng.integers(2, 6)), int(rng.integers(3, 12))) if batched else (1, 12)
-    x = rng.uniform(-scale, scale, size=shape)
-    x[np.arange(shape[0]), rng.integers(0, shape[1], size=shape[0])] = scale
+    peaks = np.concatenate([[scale], rng.uniform(-scale, scale, size=shape[0] - 1)])
+    x = rng.uniform(-scale, 0, size=shape) + peaks[:, None]
+    x[np.arange(shape[0]), rng.integers(0, shape[1], size=shape[0])] = peaks
     return f"logits up to ±{scale:,}", x if batched else x[0]
 
 
@@ -84,7 +86,8 @@ def _smoothed_case(rng: Rng, n: int) -> tuple[str, Arguments]:
 
 
 def _perplexity_case(rng: Rng, n: int) -> tuple[str, Arguments]:
-    length = int(rng.integers(5, 200))
+    # Long enough texts, at about 3 nats a token, that a product of probabilities underflows.
+    length = int(rng.integers(5, 200)) if n <= 4 else int(rng.integers(300, 1001))
     return f"{length} tokens", {"log_probs": -rng.gamma(2.0, 1.5, size=length)}
 
 
@@ -126,6 +129,15 @@ def _norm_case(rng: Rng, n: int) -> tuple[str, Arguments]:
 
 
 def _rms_case(rng: Rng, n: int) -> tuple[str, Arguments]:
+    if n in (3, 7):
+        # Values near 1e-3: their mean square is about eps, so where eps goes shows.
+        d = int(rng.integers(4, 17))
+        x = rng.normal(0, 1e-3, size=(2, d))
+        return f"2 × {d}, values near 0.001", {
+            "x": x,
+            "gamma": rng.normal(1, 0.2, size=d),
+            "eps": 1e-6,
+        }
     what, arguments = _norm_case(rng, n)
     return what, {"x": arguments["x"], "gamma": arguments["gamma"], "eps": 1e-6}
 
@@ -402,6 +414,20 @@ def count_gpt_parameters(
 
 def _adamw_case(rng: Rng, n: int) -> tuple[str, Arguments]:
     shape = (int(rng.integers(1, 5)), int(rng.integers(1, 6)))
+    if n == 8:
+        # The first step from empty moments with tiny gradients: where eps goes shows.
+        return "the first step, gradients near 1e-6", {
+            "param": rng.normal(size=shape),
+            "grad": rng.normal(0, 1e-6, size=shape),
+            "m": np.zeros(shape),
+            "v": np.zeros(shape),
+            "t": 1,
+            "lr": 1e-3,
+            "beta1": 0.9,
+            "beta2": 0.999,
+            "eps": 1e-8,
+            "weight_decay": 0.0,
+        }
     t = [1, 2, 10, 100, 1000, 3, 1, 50][(n - 1) % 8]
     decay = [0.0, 0.01, 0.1, 0.0][n % 4]
     return f"step {t}, weight decay {decay}", {

@@ -9,7 +9,7 @@ from typing import Any
 
 import django_filters
 from django.db.models import Max, QuerySet
-from drf_spectacular.utils import extend_schema, extend_schema_view
+from drf_spectacular.utils import extend_schema, extend_schema_field, extend_schema_view
 from rest_framework import generics, serializers
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -19,6 +19,8 @@ from rest_framework.views import APIView
 from config.conditional import ConditionalGet
 from config.filtering import StrictFilterSet, UpdatedSinceFilter
 from quizzes import interview as bank
+from quizzes.api.serializers import CodingSerializer
+from quizzes.coding import coding_shape
 from quizzes.models import InterviewCategory, Level, Question
 
 
@@ -53,8 +55,9 @@ class BankQuestionSerializer(serializers.Serializer[Any]):
     category = serializers.CharField(source="category.slug")
     level = serializers.ChoiceField(choices=Level.choices)
     kind = serializers.ChoiceField(
-        choices=[Question.Kind.FREE_TEXT, Question.Kind.NUMERIC],
-        help_text="free_text: answered in words and rated by key points; numeric: one number.",
+        choices=[Question.Kind.FREE_TEXT, Question.Kind.NUMERIC, Question.Kind.CODE],
+        help_text="free_text: answered in words and rated by key points; numeric: one number; "
+        "code: a function, graded by hidden tests.",
     )
     question_html = serializers.CharField(source="prompt_html")
     model_answer_html = serializers.CharField()
@@ -71,7 +74,15 @@ class BankQuestionSerializer(serializers.Serializer[Any]):
         help_text="The course lesson that teaches it, as course/lesson slugs; null if none."
     )
     solution_steps = serializers.ListField(child=serializers.CharField())
+    code = serializers.SerializerMethodField(
+        help_text="A coding question's function, starter code and visible examples; null for "
+        "other kinds. Its model solution is shown after a submission."
+    )
     updated_at = serializers.DateTimeField()
+
+    @extend_schema_field(CodingSerializer(allow_null=True))
+    def get_code(self, question: Question) -> dict[str, Any] | None:
+        return coding_shape(question) if question.kind == Question.Kind.CODE else None
 
     def get_lesson(self, question: Question) -> str | None:
         lesson = question.entry.teaching_lesson

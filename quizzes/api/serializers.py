@@ -98,6 +98,19 @@ class VariantOutSerializer(serializers.Serializer[Any]):
     data = serializers.DictField(help_text="The variant's numbers, under the prompt's names.")
 
 
+class CodeExampleSerializer(serializers.Serializer[Any]):
+    name = serializers.CharField()
+    call = serializers.CharField(help_text="The call, as Python.")
+    returns = serializers.CharField(help_text="What it returns, as Python (NumPy's repr).")
+
+
+class CodingSerializer(serializers.Serializer[Any]):
+    function = serializers.CharField(help_text="The function to write.")
+    parameters = serializers.ListField(child=serializers.CharField())
+    starter = serializers.CharField(help_text="The code to start from.")
+    examples = CodeExampleSerializer(many=True, help_text="The visible examples.")
+
+
 class QuestionDetailSerializer(QuestionSummarySerializer):
     choices = ChoiceOutSerializer(
         many=True, required=False, help_text="In the order to show them (drawn by the server)."
@@ -107,8 +120,14 @@ class QuestionDetailSerializer(QuestionSummarySerializer):
         help_text="A generated question's variant, or a choice question's order of choices.",
     )
 
+    code = CodingSerializer(
+        required=False,
+        help_text="A coding question's function, starter code and visible examples (answer "
+        "it at /api/v1/code/questions/{id}/submissions/).",
+    )
+
     class Meta(QuestionSummarySerializer.Meta):
-        fields = (*QuestionSummarySerializer.Meta.fields, "choices", "variant")
+        fields = (*QuestionSummarySerializer.Meta.fields, "choices", "variant", "code")
 
 
 class QuestionDetailQuerySerializer(QuerySerializer):

@@ -3,6 +3,7 @@
 from typing import Any
 
 from course import markdown
+from quizzes.coding import coding_shape
 from quizzes.models import Question
 from quizzes.variants import fresh_seed, shuffled, variant_for, variant_token
 
@@ -45,6 +46,8 @@ def question_detail(question: Question, *, user_id: int, seed: int | None = None
             "prompt_html": question.prompt_html,
             "data": {},
         }
+    if question.kind == Question.Kind.CODE:
+        shape["code"] = coding_shape(question)
     if question.is_generated:
         chosen = seed is None
         seed = fresh_seed() if seed is None else seed

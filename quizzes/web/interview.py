@@ -20,7 +20,8 @@ from course.services import report_create
 from course.web import embeds, richtext
 from course.web.forms import ReportForm
 from quizzes import interview as bank
-from quizzes.models import Level
+from quizzes.coding import coding_shape
+from quizzes.models import Level, Question
 from quizzes.variants import variant_for
 
 PAGE_SIZE = 40
@@ -113,6 +114,7 @@ def question(request: HttpRequest, key: str) -> HttpResponse:
             "diagram": embeds.diagram(entry.diagram, "d-") if entry.diagram else "",
             "related": bank.related(found),
             "example": example,
+            "coding": coding_shape(found) if found.kind == Question.Kind.CODE else None,
             "description": _summary(found.model_answer_markdown),
         },
     )

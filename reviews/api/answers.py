@@ -147,11 +147,17 @@ def idempotency_key(request: Request, client_id: Any) -> str | None:
 
 
 def refusal_problem(refused: AnswerRefused) -> Problem:
-    slugs = {422: "unprocessable", 409: "conflict", 400: "validation-error"}
+    slugs = {
+        422: "unprocessable",
+        409: "conflict",
+        400: "validation-error",
+        503: "code-unavailable",
+    }
     titles = {
         "unreadable_number": "The answer could not be read as a number",
         "idempotency_key_reused": "Idempotency key reused",
         "request_in_progress": "The same request is still in progress",
+        "code_unavailable": "Code cannot be run here just now",
     }
     return Problem.invalid(
         field=refused.field,

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from reviews.api import answers, cards, interview, queue, stats, sync
+from reviews.api import answers, cards, code, interview, queue, stats, sync
 
 urlpatterns = [
     path(
@@ -18,6 +18,16 @@ urlpatterns = [
         "interview/questions/<slug:key>/practice/",
         interview.PracticeView.as_view(),
         name="interview-practice",
+    ),
+    path(
+        "code/questions/<id:question_id>/submissions/",
+        code.SubmissionCreateView.as_view(),
+        name="code-submission-create",
+    ),
+    path(
+        "code/submissions/<id:submission_id>/",
+        code.SubmissionDetailView.as_view(),
+        name="code-submission-detail",
     ),
     path("reviews/queue/", queue.QueueView.as_view(), name="review-queue"),
     path("reviews/undo/", cards.UndoView.as_view(), name="review-undo"),

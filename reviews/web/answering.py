@@ -478,6 +478,11 @@ def _choices_shown(
     ]
 
 
+def next_review_words(review: dict[str, Any] | None) -> str:
+    """When a review brings its question back, in words: "in 5 minutes", "tomorrow"."""
+    return _next_review(review)
+
+
 def _next_review(review: dict[str, Any] | None) -> str:
     if not review:
         return ""

@@ -20,10 +20,13 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from config.reversing import url_for
 from config.throttles import throttle_page
+from engine.coding import get_problem
 from quizzes import interview as bank
+from quizzes.coding import MAX_SOURCE, examples_shown
+from quizzes.errors import AnswerRefused
 from quizzes.models import InterviewCategory, Level, Question
-from reviews import mocks
-from reviews.models import Answer, MockInterview, MockQuestion
+from reviews import code, mocks
+from reviews.models import Answer, CodeSubmission, MockInterview, MockQuestion
 from reviews.web import answering
 from reviews.web.answering import Place, Slot
 
@@ -100,8 +103,10 @@ def _practice_render(request: HttpRequest, slot: Slot) -> HttpResponse:
 @require_GET
 def practice(request: HttpRequest, key: str) -> HttpResponse:
     """The question to answer; or, after an answer (`?answer=`) or a look at the model answer
-    (`?reveal=`), what it showed."""
+    (`?reveal=`), what it showed. A coding question opens its editor."""
     question = _bank_question(request, key)
+    if question.kind == Question.Kind.CODE:
+        return coding(request, question)
     answered_id, reveal_id = request.GET.get("answer"), request.GET.get("reveal")
     if answered_id is not None:
         slot = answering.answered(
@@ -372,3 +377,130 @@ def mock_summary(request: HttpRequest, mock_id: int) -> HttpResponse:
         "reviews/interview/mock_summary.html",
         {"summary": summary, "mock": mock, "again": reverse("interview-practice:mock-index")},
     )
+
+
+# --- coding questions --------------------------------------------------------------------------
+
+
+class CodeForm(forms.Form):
+    source = forms.CharField(
+        label="Your code",
+        max_length=MAX_SOURCE,
+        strip=False,
+        widget=forms.Textarea(
+            attrs={
+                "rows": 18,
+                "spellcheck": "false",
+                "autocapitalize": "off",
+                "autocomplete": "off",
+                "data-code-editor": "",
+                "class": "code-editor",
+            }
+        ),
+        error_messages={"required": "Write the function before running it."},
+        help_text="Tab indents and Shift+Tab takes an indent back; press Escape, then Tab, to "
+        "leave the editor.",
+    )
+    run = forms.ChoiceField(choices=CodeSubmission.Run.choices, widget=forms.HiddenInput)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["source"].template_name = "reviews/answering/field.html"
+
+
+def _coding_context(request: HttpRequest, question: Question) -> dict[str, Any]:
+    last = (
+        CodeSubmission.objects.filter(user=request.user, question=question)
+        .order_by("-created_at", "-pk")
+        .first()
+    )
+    problem = get_problem(question.entry.code_problem)
+    return {
+        "question": question,
+        "problem": problem,
+        "examples": examples_shown(problem),
+        "unavailable": code.unavailable(),
+        "last": last,
+        "page": url_for("interview-practice:page", question.key),
+    }
+
+
+def coding(request: HttpRequest, question: Question) -> HttpResponse:
+    """A coding question's page: its statement and examples, the editor, and the results of
+    the submission named by `?submission=` (the learner's own)."""
+    context = _coding_context(request, question)
+    wanted = request.GET.get("submission", "")
+    submission = None
+    if wanted:
+        if not wanted.isdigit() or len(wanted) > 18:
+            raise Http404("No such submission")
+        submission = code.submission_of(user=request.user, submission_id=int(wanted))  # type: ignore[arg-type]
+        if submission is None or submission.question_id != question.pk:
+            raise Http404("No such submission")
+    last = context["last"]
+    source = (
+        submission.source if submission else last.source if last else question.entry.code_starter
+    )
+    shape = code.submission_shape(submission) if submission else None
+    context |= {
+        "form": CodeForm(initial={"source": source, "run": CodeSubmission.Run.SUBMIT}),
+        "submission": submission,
+        "shape": shape,
+        "next_review": answering.next_review_words(shape["review"]) if shape else "",
+    }
+    return render(request, "reviews/interview/code.html", context)
+
+
+@_signed_in
+@require_POST
+def coding_submit(request: HttpRequest, key: str) -> HttpResponse:
+    """Stores the code and sends it to run; the page (or, with htmx, its results) follows it."""
+    question = _bank_question(request, key)
+    if question.kind != Question.Kind.CODE:
+        raise Http404("Not a coding question")
+    form = CodeForm(request.POST)
+    if form.is_valid():
+        throttle_page(request, "code")
+        try:
+            submission = code.code_submit(
+                user=request.user,  # type: ignore[arg-type]
+                question=question,
+                source=form.cleaned_data["source"],
+                run=form.cleaned_data["run"],
+                now=timezone.now(),
+            )
+        except AnswerRefused as refused:
+            form.add_error("source" if refused.field == "source" else None, refused.message)
+        else:
+            page = url_for("interview-practice:page", question.key)
+            if request.htmx:  # type: ignore[attr-defined]
+                return _results(request, question, submission.pk)
+            return answering.see_other(f"{page}?submission={submission.pk}#results")
+    context = _coding_context(request, question) | {"form": form, "submission": None}
+    return render(request, "reviews/interview/code.html", context, status=400)
+
+
+def _results(request: HttpRequest, question: Question, submission_id: int) -> HttpResponse:
+    submission = code.submission_of(user=request.user, submission_id=submission_id)  # type: ignore[arg-type]
+    if submission is None or submission.question_id != question.pk:
+        raise Http404("No such submission")
+    shape = code.submission_shape(submission)
+    return render(
+        request,
+        "reviews/interview/code.html#results",
+        {
+            "question": question,
+            "submission": submission,
+            "shape": shape,
+            "next_review": answering.next_review_words(shape["review"]),
+            "page": url_for("interview-practice:page", question.key),
+        },
+    )
+
+
+@_signed_in
+@require_GET
+def coding_results(request: HttpRequest, key: str, submission_id: int) -> HttpResponse:
+    """A submission's results as they stand: what htmx asks for until it is done."""
+    question = _bank_question(request, key)
+    return _results(request, question, submission_id)

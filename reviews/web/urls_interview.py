@@ -24,4 +24,10 @@ urlpatterns = [
     path("interview/q/<slug:key>/practice/", interview.practice, name="page"),
     path("interview/q/<slug:key>/practice/answer/", interview.practice_answer, name="answer"),
     path("interview/q/<slug:key>/practice/reveal/", interview.practice_reveal, name="reveal"),
+    path("interview/q/<slug:key>/practice/code/", interview.coding_submit, name="code"),
+    path(
+        "interview/q/<slug:key>/practice/code/<id:submission_id>/",
+        interview.coding_results,
+        name="code-results",
+    ),
 ]

@@ -11,10 +11,11 @@ from accounts import exports, services
 from accounts.models import Notification
 from course.models import LessonProgress, Report
 from reviews import mocks
-from reviews.models import Deck
+from reviews.models import CodeSubmission, Deck
 from tests.factories import (
     BankQuestionFactory,
     ClassroomFactory,
+    CodeQuestionFactory,
     MembershipFactory,
     QuestionFactory,
     UserFactory,
@@ -62,6 +63,10 @@ def test_the_export_holds_one_of_everything_held_about_the_user(api):
     )
     assert practised.status_code == 201, practised.text
     mocks.mock_start(user=user, categories=[], level="", length=3, now=timezone.now())
+    coding = CodeQuestionFactory()
+    CodeSubmission.objects.create(
+        user=user, question=coding, run="examples", source="def softmax(x): ...", seed=1
+    )
     user.scheduler_parameters = [0.4, 1.2, 3.1]  # stand-ins for a fit: kept as they are
     user.scheduler_fitted_at = timezone.now() - timedelta(days=2)
     user.scheduler_checked_at = timezone.now() - timedelta(days=1)
@@ -99,6 +104,7 @@ def test_the_export_holds_one_of_everything_held_about_the_user(api):
     assert body["stored_responses"][0]["response"]["status"] == "correct"
     assert body["deck"]["revision"] == 3
     assert [a["covered_key_points"] for a in body["answers"]] == [None, [0, 2]]
+    assert body["code_submissions"][0]["source"] == "def softmax(x): ..."
     assert body["mock_interviews"][0]["questions"] == [
         {"position": 1, "question": interview.key, "shown_at": None, "answered_at": None}
     ]

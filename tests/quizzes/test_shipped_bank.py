@@ -1,10 +1,12 @@
 """The shipped interview bank holds its floors (500 questions, 14 categories of 20 or more,
-every level in each, 40 numeric), every figure it works out is recomputed here, no two questions
-ask the same thing in other words, and every question's page opens."""
+every level in each, 40 numeric, 20 coding), every figure it works out is recomputed here,
+every coding solution passes its hidden tests in the sandbox, no two questions ask the same
+thing in other words, and every question's page opens."""
 
 from __future__ import annotations
 
 import functools
+import shutil
 from collections import Counter
 from io import StringIO
 from pathlib import Path
@@ -14,7 +16,9 @@ import yaml
 from django.conf import settings
 from django.core.management import call_command
 
+from engine.coding import PROBLEMS, get_problem
 from quizzes import bank_rules
+from quizzes.coding import grade_source, hidden_seed
 from quizzes.grading import grade_submission
 from quizzes.models import InterviewCategory, Level, Question
 
@@ -121,3 +125,34 @@ def test_every_question_page_opens_with_its_model_answer(bank, client):
         response = client.get(f"/interview/q/{question.key}/", secure=True)
         assert response.status_code == 200, question.key
         assert "Model answer" in response.content.decode()
+
+
+def test_at_least_20_questions_are_answered_with_code_each_graded_by_an_engine_problem(bank):
+    coding = Question.objects.interview_bank().filter(kind=Question.Kind.CODE)
+
+    assert coding.count() >= 20
+    problems = list(coding.values_list("entry__code_problem", flat=True))
+    assert len(set(problems)) == len(problems), "one question per problem"
+    assert set(problems) <= set(PROBLEMS)
+
+
+@pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed")
+def test_every_coding_solution_passes_its_hidden_tests_and_no_starter_does():
+    checked = 0
+    for question in every_question():
+        if "code" not in question:
+            continue
+        problem = get_problem(question["code"]["problem"])
+        seed = hidden_seed(question["key"])
+        solution = grade_source(
+            problem=problem, seed=seed, source=question["code"]["solution"], examples_only=False
+        )
+        starter = grade_source(
+            problem=problem, seed=seed, source=question["code"]["starter"], examples_only=False
+        )
+        failed = {t.name: t.message for t in solution.tests if not t.passed}
+        assert failed == {}, question["key"]
+        assert starter.passed == 0, question["key"]
+        checked += 1
+
+    assert checked >= 20

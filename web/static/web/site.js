@@ -126,6 +126,35 @@
     if (form && event.target.name === "covered") suggestRating(form);
   });
 
+  // The code editor: Tab indents by four spaces (Shift+Tab takes them back), Enter keeps the
+  // line's indent; after Escape, Tab leaves the editor as usual.
+  var leaving = false;
+  document.addEventListener("keydown", function (event) {
+    var box = event.target;
+    if (!box || !box.hasAttribute || !box.hasAttribute("data-code-editor")) return;
+    if (event.key === "Escape") { leaving = true; return; }
+    if (event.key === "Tab" && !leaving && !event.ctrlKey && !event.altKey && !event.metaKey) {
+      event.preventDefault();
+      var start = box.selectionStart, text = box.value;
+      var lineStart = text.lastIndexOf("\n", start - 1) + 1;
+      if (event.shiftKey) {
+        var spaces = text.slice(lineStart, lineStart + 4).match(/^ */)[0].length;
+        box.setRangeText("", lineStart, lineStart + spaces, "preserve");
+        box.selectionStart = box.selectionEnd = Math.max(lineStart, start - spaces);
+      } else {
+        box.setRangeText("    ", start, box.selectionEnd, "end");
+      }
+    } else if (event.key === "Enter" && !event.shiftKey) {
+      var at = box.selectionStart;
+      var from = box.value.lastIndexOf("\n", at - 1) + 1;
+      var indent = box.value.slice(from, at).match(/^ */)[0];
+      if (/:\s*$/.test(box.value.slice(from, at))) indent += "    ";
+      event.preventDefault();
+      box.setRangeText("\n" + indent, at, box.selectionEnd, "end");
+    }
+    if (event.key !== "Escape") leaving = false;
+  });
+
   // A mock interview's clock: the time since the question was first shown, counted up.
   function tick() {
     document.querySelectorAll("[data-clock-since]").forEach(function (clock) {
