@@ -440,6 +440,12 @@ CELERY_BROKER_CONNECTION_TIMEOUT = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2}
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
+# The sandbox a learner's code runs in (config/sandbox.py): per submission, CPU seconds, the
+# wall clock, each test case's seconds, and memory (address space, MB).
+SANDBOX_CPU_SECONDS = env_int("SANDBOX_CPU_SECONDS", 10)
+SANDBOX_WALL_SECONDS = env_int("SANDBOX_WALL_SECONDS", 20)
+SANDBOX_CASE_SECONDS = env_int("SANDBOX_CASE_SECONDS", 5)
+SANDBOX_MEMORY_MB = env_int("SANDBOX_MEMORY_MB", 1024)
 # A learner's code runs on workers of its own (`celery worker -Q code`), so a queue of
 # submissions never holds reminders or digests back, and those workers can be kept apart.
 CELERY_TASK_ROUTES = {"reviews.code_submission_run": {"queue": "code"}}

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
@@ -27,6 +28,16 @@ MAX_ATTEMPTS = 3
 """Runs started before a submission that keeps dying is given up, with an error."""
 STUCK_AFTER = timedelta(minutes=10)
 """A submission waiting longer than this has lost its message: the sweep sends it again."""
+
+
+def limits() -> sandbox.Limits:
+    """The sandbox's limits, as the settings give them."""
+    return sandbox.Limits(
+        cpu_seconds=settings.SANDBOX_CPU_SECONDS,
+        wall_seconds=float(settings.SANDBOX_WALL_SECONDS),
+        case_seconds=float(settings.SANDBOX_CASE_SECONDS),
+        memory_bytes=settings.SANDBOX_MEMORY_MB * 1024 * 1024,
+    )
 
 
 def _started(submission_id: int, now: datetime) -> CodeSubmission | None:
@@ -82,6 +93,7 @@ def code_submission_run(*, submission_id: int) -> str:
             source=submission.source,
             examples_only=submission.run == CodeSubmission.Run.EXAMPLES,
             on_result=reported,
+            limits=limits(),
         )
     except sandbox.SandboxUnavailable as error:
         _ended_in_error(submission.pk, f"Code cannot be run here just now: {error}.")

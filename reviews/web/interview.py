@@ -401,7 +401,14 @@ class CodeForm(forms.Form):
         help_text="Tab indents and Shift+Tab takes an indent back; press Escape, then Tab, to "
         "leave the editor.",
     )
-    run = forms.ChoiceField(choices=CodeSubmission.Run.choices, widget=forms.HiddenInput)
+    run = forms.ChoiceField(
+        choices=CodeSubmission.Run.choices,
+        widget=forms.HiddenInput,
+        error_messages={
+            "invalid_choice": "Run the examples or submit.",
+            "required": "Run the examples or submit.",
+        },
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

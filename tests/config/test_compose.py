@@ -57,3 +57,20 @@ def test_compose_runs_a_worker_and_beat_on_the_redis_broker():
         env = services[name]["environment"]
         assert env["CELERY_BROKER_URL"].startswith("redis://redis:6379/")
         assert env["CELERY_BROKER_URL"] != env["REDIS_URL"]
+
+
+def test_learners_code_runs_on_its_own_worker_with_the_least_privileges():
+    services = compose()["services"]
+    code = services["code-worker"]
+
+    command = code["command"]
+    assert command[:4] == ["celery", "-A", "config", "worker"]
+    assert command[command.index("--queues") + 1] == "code"
+    assert "--queues" not in services["worker"]["command"]  # the other worker takes the rest
+    assert code["user"] == "residual"
+    assert code["read_only"] is True
+    assert code["cap_drop"] == ["ALL"]
+    assert "no-new-privileges:true" in code["security_opt"]
+    assert "ports" not in code
+    assert code["healthcheck"]["test"]
+    assert "bubblewrap" in (ROOT / "Dockerfile").read_text()

@@ -260,9 +260,12 @@ def database_url() -> str:
 
 
 @contextmanager
-def worker_process(env: dict[str, str], log: Path) -> Iterator[subprocess.Popen[bytes]]:
+def worker_process(
+    env: dict[str, str], log: Path, extra: tuple[str, ...] | list[str] = ()
+) -> Iterator[subprocess.Popen[bytes]]:
     command = [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "solo"]
     command += ["--without-heartbeat", "--without-gossip", "--without-mingle", "-l", "INFO"]
+    command += list(extra)
     with log.open("ab") as out:
         process = subprocess.Popen(
             command, cwd=ROOT, env=env, stdout=out, stderr=out, start_new_session=True

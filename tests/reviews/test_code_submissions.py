@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from config import sandbox
 from config.background import send as background_send
+from config.celery import app
 from config.throttles import ScopedRateThrottle
 from quizzes.coding import hidden_seed
 from reviews import code_runs
@@ -33,6 +34,16 @@ UNSHIFTED = (
     "import numpy as np\n\ndef softmax(x):\n    e = np.exp(x)\n"
     "    return e / e.sum(axis=-1, keepdims=True)\n"
 )
+
+
+@pytest.fixture(autouse=True)
+def runs_in_process():
+    """The code queue's task runs where it is sent, whatever broker is configured (a live
+    worker runs it in tests/integration/test_code_worker.py)."""
+    eager = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    yield
+    app.conf.task_always_eager = eager
 
 
 @pytest.fixture
