@@ -60,8 +60,15 @@ class User(AbstractUser):
     # FSRS parameters fitted to this learner's own reviews; None means the defaults.
     scheduler_parameters = models.JSONField(null=True, blank=True, editable=False)
     scheduler_fitted_at = models.DateTimeField(null=True, blank=True, editable=False)
-    # When the scheduler was last fitted, whether or not the fit was kept.
+    # When the scheduler was last fitted, whether or not the fit was kept (or found too few
+    # reviews to fit): the sweep hands the learner on again only when more have come since.
     scheduler_checked_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # The fitted parameters the learner's cards were last re-derived with (by when they were
+    # fitted): behind `scheduler_fitted_at` while the re-derivation is owed.
+    scheduler_rederived_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # Under this many milliseconds a right answer is rated Easy: set only where the learner's
+    # history shows their fast right answers are remembered better (engine.fitting).
+    easy_answer_ms = models.PositiveIntegerField(null=True, blank=True, editable=False)
     # The learner's local date of their last due-review reminder: at most one a day.
     reminded_on = models.DateField(null=True, blank=True, editable=False)
     # When the user was last signed out everywhere (sign-out of every device, or a new

@@ -56,6 +56,8 @@ def export_profile(user: User) -> dict[str, Any]:
             "parameters": user.scheduler_parameters,
             "fitted_at": _iso(user.scheduler_fitted_at),
             "checked_at": _iso(user.scheduler_checked_at),
+            "rederived_at": _iso(user.scheduler_rederived_at),
+            "easy_answer_ms": user.easy_answer_ms,
         },
         "reminders": {
             "reminder_hour": user.reminder_hour,

@@ -27,8 +27,6 @@ from engine.grading import Status
 
 Phase = Literal["new", "learning", "review", "relearning"]
 PHASES: tuple[Phase, ...] = get_args(Phase)
-FAST_MS = 8_000
-"""A right answer given in less than this many milliseconds is rated Easy."""
 
 _DAY = timedelta(days=1)
 _TO_FSRS = {
@@ -69,15 +67,18 @@ def rating_for(
     status: Status | None,
     duration_ms: int | None = None,
     self_rating: str | None = None,
-    fast_ms: int = FAST_MS,
+    easy_ms: int | None = None,
 ) -> Rating:
     """The rating for one answer.
 
     The learner's own rating wins when there is one: free text is always rated by the learner
     (its `status` is None), and on other kinds it overrides the grade, except that a wrong
     answer stays Again whatever the learner says. Otherwise wrong is Again, partial is Hard,
-    and right is Good, or Easy when answered in under `fast_ms` (an unknown duration is not
-    fast).
+    and right is Good. Speed alone does not make Easy: a right answer is Easy only when it
+    came in under `easy_ms`, the learner's own threshold, set where their history shows that
+    their fast right answers are remembered better than Good predicts
+    (`engine.fitting.earned_easy_ms`); None (no such evidence) never. An unknown duration is
+    not fast.
     """
     if self_rating is not None and status != "incorrect":
         return Rating.from_label(self_rating)
@@ -89,7 +90,7 @@ def rating_for(
         case "partial":
             return Rating.HARD
         case "correct":
-            fast = duration_ms is not None and duration_ms < fast_ms
+            fast = easy_ms is not None and duration_ms is not None and duration_ms < easy_ms
             return Rating.EASY if fast else Rating.GOOD
         case None:
             raise ValueError("an answer without a grade needs the learner's own rating")

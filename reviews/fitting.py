@@ -1,20 +1,35 @@
 """Fitting the scheduler to one learner: FSRS parameters from their own review history, kept
-only when they predict that history better than the ones in use."""
+only when they predict the learner's later reviews better than the ones in use
+(`engine.fitting.fit`); then each of their cards re-derived from its history with them, so the
+schedule and the predictions agree. The same check sets the answer time under which the
+learner's right answers count as Easy, where their history has earned one.
+
+The nightly sweep hands on a learner once they have enough reviews a fit can use (a whole day
+or more after the card's previous one), and enough of them since their last check, whatever
+that check found; and hands on re-derivation owed (a kept fit whose cards were not re-derived
+yet, say the worker stopped between the two).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from itertools import groupby
 
 from django.conf import settings
-from django.db import transaction
-from django.db.models import Count, F, Q
+from django.db import connection, transaction
+from django.db.models import F, Q, QuerySet, Window
+from django.db.models.functions import Lag
 
 from accounts.models import User
 from engine import fitting
-from reviews.models import Answer
+from engine.scheduling import CardState, Rating
+from reviews import cards  # by module: cards reaches this one through reviews.tasks
+from reviews.models import Answer, Card
+
+REDERIVE_BATCH = 200
+"""Cards re-derived in one transaction: their rows are locked while it runs."""
 
 
 @dataclass(frozen=True)
@@ -23,53 +38,106 @@ class FitOutcome:
     kept: bool
     log_loss_before: float | None
     log_loss_after: float | None
+    easy_answer_ms: int | None = None
 
 
 def review_histories(*, user: User) -> list[list[tuple[datetime, int]]]:
     """Each card's reviews in time order, as (when, rating): one query."""
+    return [[(when, rating) for when, rating, _ in card] for card in timed_histories(user=user)]
+
+
+def timed_histories(*, user: User) -> list[list[tuple[datetime, int, int | None]]]:
+    """Each card's reviews in time order, as (when, rating, how long a right answer the machine
+    graded took in milliseconds, else None): one query."""
     rows = (
         Answer.objects.filter(user=user, mode=Answer.Mode.REVIEW, rating__isnull=False)
         .order_by("question_id", "created_at", "pk")
-        .values_list("question_id", "created_at", "rating")
+        .values_list("question_id", "created_at", "rating", "status", "self_rating", "duration_ms")
     )
     return [
-        [(when, int(rating or 0)) for _, when, rating in group]
+        [
+            (
+                when,
+                int(rating or 0),
+                took if status == "correct" and not self_rating else None,
+            )
+            for _, when, rating, status, self_rating, took in group
+        ]
         for _, group in groupby(rows.iterator(), key=lambda row: row[0])
     ]
 
 
 def scheduler_fit(*, user: User, now: datetime) -> FitOutcome:
-    histories = review_histories(user=user)
+    """Fits the learner's scheduler and records the check, whatever it found; a kept fit's
+    parameters replace the ones in use. Call with the learner's row locked."""
+    timed = timed_histories(user=user)
+    histories = [[(when, rating) for when, rating, _ in card] for card in timed]
     result = fitting.fit(histories, current=user.scheduler_parameters)
-    if result is None:
-        return FitOutcome(fitting.scored_reviews(histories), False, None, None)
+    kept = result is not None and result.kept
+    fields = ["scheduler_checked_at", "easy_answer_ms"]
     user.scheduler_checked_at = now
-    if result.better:
+    if result is not None and kept:
         user.scheduler_parameters = list(result.parameters)
         user.scheduler_fitted_at = now
-        user.save(
-            update_fields=["scheduler_parameters", "scheduler_fitted_at", "scheduler_checked_at"]
-        )
-    else:
-        user.save(update_fields=["scheduler_checked_at"])
+        fields += ["scheduler_parameters", "scheduler_fitted_at"]
+    user.easy_answer_ms = fitting.earned_easy_ms(timed, user.scheduler_parameters)
+    user.save(update_fields=fields)
+    if result is None:
+        return FitOutcome(fitting.scored_reviews(histories), False, None, None, user.easy_answer_ms)
     return FitOutcome(
-        result.reviews, result.better, result.log_loss_current, result.log_loss_fitted
+        result.reviews,
+        kept,
+        result.log_loss_current,
+        result.log_loss_fitted,
+        user.easy_answer_ms,
     )
 
 
-def _scored_reviews() -> Q:
-    return Q(mode=Answer.Mode.REVIEW, rating__isnull=False)
-
-
-def _since_last_fit() -> Q:
-    return Q(user__scheduler_checked_at__isnull=True) | Q(
-        created_at__gt=F("user__scheduler_checked_at")
+def usable_reviews(*, user_ids: list[int]) -> QuerySet[Answer]:
+    """The reviews of these learners a fit can use: rated, a whole day or more after the
+    card's previous review (the first review of a card, and the same day's, predict nothing)."""
+    previous = Window(
+        Lag("created_at"),
+        partition_by=[F("user_id"), F("question_id")],
+        order_by=[F("created_at").asc(), F("pk").asc()],
+    )
+    return (
+        Answer.objects.filter(user_id__in=user_ids, mode=Answer.Mode.REVIEW, rating__isnull=False)
+        .annotate(previous=previous)
+        .filter(previous__isnull=False, created_at__gte=F("previous") + timedelta(days=1))
+        .order_by()
     )
 
 
-def refit_sweep(*, refit: Callable[[int], None], batch_size: int = 1_000) -> int:
-    """Hands `refit` each learner with enough reviews, and enough new ones since the last
-    fit; returns how many. Two queries per batch of learners, one of them the aggregate."""
+def _ready(user_ids: list[int]) -> list[int]:
+    """Of these learners, the ones with enough usable reviews, and enough since their last
+    check: one query."""
+    inner = usable_reviews(user_ids=user_ids).values("user_id", "created_at")
+    sql, params = inner.query.sql_with_params()
+    user_table = connection.ops.quote_name(User._meta.db_table)
+    query = f"""
+        SELECT usable.user_id FROM ({sql}) usable
+        JOIN {user_table} u ON u.id = usable.user_id
+        GROUP BY usable.user_id, u.scheduler_checked_at
+        HAVING COUNT(*) >= %s AND SUM(CASE WHEN u.scheduler_checked_at IS NULL
+                                           OR usable.created_at > u.scheduler_checked_at
+                                      THEN 1 ELSE 0 END) >= %s
+        ORDER BY usable.user_id
+    """
+    with connection.cursor() as cursor:
+        cursor.execute(query, [*params, fitting.MIN_REVIEWS, settings.REFIT_NEW_REVIEWS])
+        return [row[0] for row in cursor.fetchall()]
+
+
+def refit_sweep(
+    *,
+    refit: Callable[[int], None],
+    rederive: Callable[[int], None] = lambda user_id: None,
+    batch_size: int = 1_000,
+) -> int:
+    """Hands `refit` each learner with enough usable reviews, and enough new ones since the
+    last check; hands `rederive` each learner whose cards a kept fit has not re-derived yet;
+    returns how many were handed to `refit`. Three queries per batch of learners."""
     handed = 0
     after = 0
     while True:
@@ -81,21 +149,20 @@ def refit_sweep(*, refit: Callable[[int], None], batch_size: int = 1_000) -> int
         if not ids:
             return handed
         after = ids[-1]
-        ready = (
-            Answer.objects.filter(_scored_reviews(), user_id__in=ids)
-            .values("user_id")
-            .annotate(total=Count("pk"), new=Count("pk", filter=_since_last_fit()))
-            .filter(total__gte=fitting.MIN_REVIEWS, new__gte=settings.REFIT_NEW_REVIEWS)
-            .order_by("user_id")
-            .values_list("user_id", flat=True)
-        )
-        for user_id in ready:
+        for user_id in _ready(ids):
             refit(user_id)
             handed += 1
+        owed = User.objects.filter(pk__in=ids, scheduler_fitted_at__isnull=False).filter(
+            Q(scheduler_rederived_at__isnull=True)
+            | Q(scheduler_rederived_at__lt=F("scheduler_fitted_at"))
+        )
+        for user_id in owed.order_by("pk").values_list("pk", flat=True):
+            rederive(user_id)
 
 
 def scheduler_refit(*, user_id: int, now: datetime) -> FitOutcome | None:
-    """Fits the learner's scheduler if enough reviews came since the last fit, else None.
+    """Fits the learner's scheduler if enough usable reviews came since the last check, else
+    None.
 
     The learner's row is held while fitting, and a refit that finds it held leaves it to the
     one holding it: a refit sent twice fits once.
@@ -108,7 +175,77 @@ def scheduler_refit(*, user_id: int, now: datetime) -> FitOutcome | None:
         )
         if user is None:  # gone, or being fitted right now
             return None
-        new = Answer.objects.filter(_scored_reviews(), _since_last_fit(), user=user).count()
-        if new < settings.REFIT_NEW_REVIEWS:
+        if user_id not in _ready([user_id]):
             return None
         return scheduler_fit(user=user, now=now)
+
+
+def cards_rederive(*, user_id: int, batch_size: int = REDERIVE_BATCH) -> int | None:
+    """Re-derives each of the learner's cards from its review history (since a reset) with the
+    parameters in use: the state, and every review's card before and after, as if the
+    parameters had been these all along (the ratings stay as given). In batches of cards, each
+    locked while it is stepped; a card answered meanwhile waits for its batch, or its batch for
+    it. Idempotent: a card already derived with these parameters comes out the same.
+
+    Returns how many cards were re-derived, or None when it stopped because the parameters
+    changed again (the re-derivation owed to the new ones does it all) or the learner is gone.
+    Records the fit it re-derived for once done.
+    """
+    user = User.objects.filter(pk=user_id).first()
+    if user is None:
+        return None
+    fitted_at = user.scheduler_fitted_at
+    done = 0
+    after = 0
+    while True:
+        with transaction.atomic():
+            # Read, not locked: a refit landing meanwhile sends a re-derivation of its own.
+            now = User.objects.filter(pk=user_id).first()
+            if now is None or now.scheduler_fitted_at != fitted_at:
+                return None
+            batch = list(
+                Card.objects.select_for_update()
+                .filter(user_id=user_id, pk__gt=after)
+                .exclude(state=Card.State.NEW)
+                .order_by("pk")[:batch_size]
+            )
+            if not batch:
+                User.objects.filter(pk=user_id, scheduler_fitted_at=fitted_at).update(
+                    scheduler_rederived_at=fitted_at
+                )
+                return done
+            after = batch[-1].pk
+            _rederive(now, batch)
+            done += len(batch)
+
+
+def _rederive(user: User, batch: list[Card]) -> None:
+    by_card: dict[int, list[Answer]] = {card.pk: [] for card in batch}
+    reviews = Answer.objects.filter(
+        card_id__in=list(by_card), mode=Answer.Mode.REVIEW, rating__isnull=False
+    ).order_by("card_id", "created_at", "pk")
+    for answer in reviews.only("pk", "card_id", "created_at", "rating", "card_before"):
+        by_card[answer.card_id or 0].append(answer)
+    changed: list[Answer] = []
+    stepped: list[Card] = []
+    for card in batch:
+        log = [
+            a for a in by_card[card.pk] if card.reset_at is None or a.created_at >= card.reset_at
+        ]
+        if not log:
+            continue
+        start = CardState.new(card.reset_at or log[0].created_at)
+        cards.log_replay(
+            user=user,
+            card=card,
+            state=start,
+            log=[(a.created_at, a, Rating(a.rating or Rating.AGAIN)) for a in log],
+        )
+        changed += log
+        stepped.append(card)
+    Answer.objects.bulk_update(changed, ["card_before", "card_after"], batch_size=500)
+    # What re-deriving a card changes: its schedule, not its flags.
+    derived = [
+        f for f in cards.SCHEDULE_FIELDS if f not in ("leech", "suspended", "pending_reveal")
+    ]
+    Card.objects.bulk_update(stepped, derived, batch_size=500)

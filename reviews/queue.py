@@ -1,13 +1,16 @@
 """The daily review queue: due cards first, then new questions, within the learner's limits.
 
 Days are the learner's own: they start at `day_starts_at_hour` in the learner's time zone.
-Cards due within the learn-ahead window count as due. Suspended cards stay out, and so do the
-siblings of a card answered today: other cards and new questions of the same lesson wait until
-the next day, and so does a card the learner buried. A learner without Pro gets no Pro
-question. Overdue cards come lowest chance of recall first, then those due within the
-learn-ahead window, soonest first. New questions come in course order from the learner's new
-cards (made ahead, see `reviews.deck`). A fixed number of queries, each an index range read of
-a bounded length, however large the deck.
+A card in the review phase is due all through the learner's day it falls due in (one studied at
+a slightly earlier hour than the day before would otherwise wait a whole day, and be recalled
+less); a learning card, due minutes after its last step, counts as due within the learn-ahead
+window. Suspended cards stay out, and so do a card the learner buried and the siblings of a
+card answered today: the new questions of the same lesson wait until the next day. Its due
+cards come all the same: in `bench.simulate`, holding them back too cost about a point of
+retention. A learner without Pro gets no Pro question. Overdue cards come lowest chance of
+recall first, then the others due today, soonest first. New questions come in course order
+from the learner's new cards (made ahead, see `reviews.deck`). A fixed number of queries, each
+an index range read of a bounded length, however large the deck.
 
 The interview bank's questions are in no lesson: their cards come when due like any other
 (in a queue narrowed to no course or lesson), have no siblings, and never come as new (a bank
@@ -45,6 +48,8 @@ from reviews.deck import deck_refresh
 from reviews.models import Answer, Card
 
 LEARN_AHEAD = timedelta(minutes=20)
+DAY_AND_A_HALF = timedelta(hours=36)  # from a day's start, always within the next day
+_TICK = timedelta(microseconds=1)  # the last moment of a day is its end less this
 quote = connection.ops.quote_name
 
 
@@ -63,8 +68,7 @@ def review_queue(
 ) -> Queue:
     deck_refresh(user=user, now=now)
     started = day_start(user=user, now=now)
-    # Today's reviews per question: the day's counts, the lessons whose siblings wait, and
-    # the cards of those lessons that may still come (the ones reviewed today).
+    # Today's reviews per question: the day's counts, and the lessons whose new questions wait.
     today = _today.fetch(user_id=user.pk, started=started)
     reviews_today = sum(reviews for _, _, reviews, _ in today)
     new_today = sum(new for _, _, _, new in today)
@@ -73,8 +77,8 @@ def review_queue(
     waiting = {lesson_id for _, lesson_id, _, _ in today if lesson_id is not None}
     revision = revisions.current()
     closed = questions_closed(revision=revision)
-    # With lessons waiting, cards are read a lesson at a time from the others, so a lesson
-    # with many cards waiting costs nothing to leave out.
+    # With lessons waiting, new cards are read a lesson at a time from the others, so a
+    # lesson with many new cards waiting costs nothing to leave out.
     lessons = (
         _open_lessons(course=course, lesson=lesson, waiting=waiting, revision=revision)
         if waiting
@@ -82,23 +86,21 @@ def review_queue(
     )
     # Pro questions stay out for a learner without Pro (one who had it keeps their cards).
     pro = user_is_pro(user)
-    # Due within the learn-ahead window; a buried card waits for the day after it was buried.
-    values = {"user_id": user.pk, "now": now, "due_before": now + LEARN_AHEAD}
+    # Due today (learning cards: within the learn-ahead window); a buried card waits for the
+    # day after it was buried.
+    values = {
+        "user_id": user.pk,
+        "now": now,
+        "due_before": now + LEARN_AHEAD,
+        "due_by": max(
+            day_start(user=user, now=started + DAY_AND_A_HALF) - _TICK, now + LEARN_AHEAD
+        ),
+    }
     # The course or lesson the queue is narrowed to, where asked.
     scope = {name: slug for name, slug in (("course", course), ("lesson", lesson)) if slug}
-    if lessons is None:
-        due_first = _first(False, ("due", "pk"), pro=pro, scope=scope, values=values)
-    else:
-        not_due = closed.for_reviews(user)
-        reviewed = [question_id for question_id, _, _, _ in today]
-        due_first = _first(
-            False,
-            ("due", "pk"),
-            values=values,
-            lessons={pk: not_due.get(pk, ()) for pk in lessons},
-            also={"question_ids": _open(reviewed, not_due), "started": started},
-            bank=not scope,
-        )
+    # Due cards come whatever lessons wait: holding a due review back a day costs recall
+    # (`bench.simulate --siblings`).
+    due_first = _first(False, ("due", "pk"), pro=pro, scope=scope, values=values)
     chosen, ranked = _most_urgent(
         due_first, user=user, now=now, count=min(limit, reviews_left), candidates=reviews_left
     )
@@ -151,11 +153,6 @@ def _answered_today(*, user_id: int, started: datetime) -> QuerySet[Answer, Any]
 _today = rows.Prepared(_answered_today)
 
 
-def _open(question_ids: list[int], closed: dict[int, tuple[int, ...]]) -> list[int]:
-    shut = {pk for ids in closed.values() for pk in ids}
-    return [pk for pk in question_ids if pk not in shut]
-
-
 # What the queue reads of a card, in the model's field order (`Model.from_db` takes them so).
 _DUE_FIELDS = ("pk", "question_id", "state", "due")
 _NEW_FIELDS = ("pk", "question_id")
@@ -201,10 +198,10 @@ def _most_urgent(
     most `candidates` of them), and how many were ranked.
 
     Overdue cards come lowest chance of recall first (the most overdue for their stability),
-    then the ones due within the learn-ahead window, soonest first. The chance of recall
-    depends on the time now, so no index holds that order; ranking the `CANDIDATES` earliest
-    due keeps the read a bounded index range, and a card left out of them is among the next
-    ones as soon as those are reviewed.
+    then the others due today (or within the learn-ahead window), soonest first. The chance
+    of recall depends on the time now, so no index holds that order; ranking the
+    `CANDIDATES` earliest due keeps the read a bounded index range, and a card left out of
+    them is among the next ones as soon as those are reviewed.
     """
     if candidates <= 0:
         return [], 0
@@ -225,15 +222,26 @@ _Reader = Callable[[Sequence[str], int], list[tuple[Any, ...]]]
 
 
 def _cards(
-    new: bool, *, user_id: int, now: datetime, due_before: datetime | None = None
+    new: bool,
+    *,
+    user_id: int,
+    now: datetime,
+    due_before: datetime | None = None,
+    due_by: datetime | None = None,
 ) -> QuerySet[Card]:
     """The learner's cards that may come now: not suspended, not buried, and either new or
-    due by `due_before`."""
+    due: in the review phase, by `due_by` (today's last moment, or later within the
+    learn-ahead); learning, by `due_before`. One index range (the day's), less the few
+    learning cards due later today."""
     cards = Card.objects.filter(user_id=user_id, suspended=False)
     if new:
         cards = cards.filter(state=Card.State.NEW)
     else:
-        cards = cards.filter(due__lte=due_before).exclude(state=Card.State.NEW)
+        cards = (
+            cards.filter(due__lte=due_by)
+            .exclude(state=Card.State.NEW)
+            .exclude(~Q(state=Card.State.REVIEW), due__gt=due_before)
+        )
     return cards.exclude(buried_until__gt=now)
 
 
@@ -281,36 +289,8 @@ def _in_lesson(
     )
 
 
-def _reviewed(
-    columns: tuple[str, ...],
-    order: tuple[str, ...],
-    *,
-    question_ids: list[int],
-    started: datetime,
-    **values: Any,
-) -> QuerySet[Card, Any]:
-    """Due `_cards` of these questions reviewed since `started`, in `order`."""
-    return (
-        _cards(False, **values)
-        .filter(AnyOf("question_id", question_ids), last_review__gte=started)
-        .order_by(*order)
-        .values_list(*columns)
-    )
-
-
-def _in_bank(
-    columns: tuple[str, ...], order: tuple[str, ...], **values: Any
-) -> QuerySet[Card, Any]:
-    """Due `_cards` of the interview bank's questions (in no lesson), in `order`."""
-    return (
-        _cards(False, **values).filter(lesson__isnull=True).order_by(*order).values_list(*columns)
-    )
-
-
 _scoped_read = rows.Prepared(_in_scope)
 _lesson_read = rows.Prepared(_in_lesson)
-_reviewed_read = rows.Prepared(_reviewed)
-_bank_read = rows.Prepared(_in_bank)
 
 
 def _first(
@@ -321,19 +301,15 @@ def _first(
     pro: bool = False,
     scope: dict[str, str] | None = None,
     lessons: dict[int, tuple[int, ...]] | None = None,
-    also: dict[str, Any] | None = None,
     in_lesson: tuple[str, ...] | None = None,
-    bank: bool = False,
 ) -> _Reader:
     """A reader of the first `n` of `_cards(new, **values)` in `order`, as rows of the fields
     asked for: from one index range of those open to the learner (`pro`) in the `scope`, or
     with `lessons` (each lesson's id with the questions it must leave out), from a range in
-    each of those lessons (read in `in_lesson` order, the same as `order` within one lesson)
-    and the due cards reviewed today of `also`'s questions, merged by the database (each
-    range stops at `n`), and with `bank`, the due cards of the interview bank (in no lesson).
-    The reads a lesson at a time touch the card table only, so the database plans each in a
-    moment however many lessons there are. Each read is compiled once per shape
-    (`config.rows.Prepared`)."""
+    each of those lessons (read in `in_lesson` order, the same as `order` within one lesson),
+    merged by the database (each range stops at `n`). The reads a lesson at a time touch the
+    card table only, so the database plans each in a moment however many lessons there are.
+    Each read is compiled once per shape (`config.rows.Prepared`)."""
 
     def read(fields: Sequence[str], n: int) -> list[tuple[Any, ...]]:
         if n <= 0:
@@ -347,10 +323,6 @@ def _first(
             # Elsewhere the same cards from one read, which may pass the waiting ones by.
             left = [pk for ids in lessons.values() for pk in ids]
             either = Q(lesson_id__in=lessons) & ~Q(question_id__in=left)
-            if bank:
-                either |= Q(lesson_id__isnull=True)
-            if also is not None:
-                either |= Q(question_id__in=also["question_ids"], last_review__gte=also["started"])
             cards = _cards(new, **values).filter(either).order_by(*order)
             return list(cards.values_list(*fields)[:n])
         # The order's fields are selected too, so the merged rows can be sorted by them.
@@ -367,14 +339,6 @@ def _first(
             )
             parts.append(f"({sql} LIMIT %s)")
             params += [*lesson_params, n]
-        if also is not None:
-            sql, also_params = _reviewed_read.sql((columns, order), **also, **values)
-            parts.append(f"({sql} LIMIT %s)")
-            params += [*also_params, n]
-        if bank:
-            sql, bank_params = _bank_read.sql((columns, order), **values)
-            parts.append(f"({sql} LIMIT %s)")
-            params += [*bank_params, n]
         by = ", ".join(quote(name) for name in order)
         if not parts:
             return []

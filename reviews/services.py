@@ -105,13 +105,15 @@ def answer_counting(
     return Counted(mode, "", None, grade)
 
 
-def review_rating(*, graded: Graded, counted: Counted, submitted: Submitted) -> Rating:
+def review_rating(*, user: User, graded: Graded, counted: Counted, submitted: Submitted) -> Rating:
     """The FSRS rating of an answer that counts as a review: the learner's own for free text
-    (or an override), otherwise from the verdict and how fast it came."""
+    (or an override), otherwise from the verdict, and from how fast it came only under the
+    learner's own threshold for Easy, where their history has earned one."""
     return rating_for(
         status=None if graded.self_rated else counted.grade.status,
         duration_ms=submitted.duration_ms,
         self_rating=submitted.self_rating,
+        easy_ms=user.easy_answer_ms,
     )
 
 
@@ -195,7 +197,7 @@ def answer_submit(
     )
     review, writes = None, []
     if counted.mode == Answer.Mode.REVIEW:
-        rating = review_rating(graded=graded, counted=counted, submitted=submitted)
+        rating = review_rating(user=user, graded=graded, counted=counted, submitted=submitted)
         card, before, outcome = cards.card_stepped(
             card=card, user=user, question=question, rating=rating, now=now
         )

@@ -336,7 +336,9 @@ def _count_group(
         answer.created_at = review.reviewed_at
         rating = None
         if how.mode == Answer.Mode.REVIEW:
-            rating = review_rating(graded=graded, counted=how, submitted=review.submitted)
+            rating = review_rating(
+                user=user, graded=graded, counted=how, submitted=review.submitted
+            )
         counted.append(_Counted(review, how, answer, rating))
     return counted
 

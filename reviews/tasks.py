@@ -52,7 +52,10 @@ def refit_sweep() -> int:
     def refit(user_id: int) -> None:
         scheduler_refit.delay(user_id)
 
-    return fitting.refit_sweep(refit=refit)
+    def rederive(user_id: int) -> None:
+        cards_rederive.delay(user_id)
+
+    return fitting.refit_sweep(refit=refit, rederive=rederive)
 
 
 @shared_task(
@@ -60,7 +63,16 @@ def refit_sweep() -> int:
 )
 def scheduler_refit(user_id: int) -> dict[str, Any] | None:
     outcome = fitting.scheduler_refit(user_id=user_id, now=timezone.now())
+    if outcome and outcome.kept:  # committed by now; if this send is lost, the sweep sends it
+        cards_rederive.delay(user_id)
     return asdict(outcome) if outcome else None
+
+
+@shared_task(
+    name="reviews.cards_rederive", soft_time_limit=600, time_limit=660, **AGAIN_IF_LOST, **RETRY
+)
+def cards_rederive(user_id: int) -> int | None:
+    return fitting.cards_rederive(user_id=user_id)
 
 
 @shared_task(

@@ -70,6 +70,8 @@ def test_the_export_holds_one_of_everything_held_about_the_user(api):
     user.scheduler_parameters = [0.4, 1.2, 3.1]  # stand-ins for a fit: kept as they are
     user.scheduler_fitted_at = timezone.now() - timedelta(days=2)
     user.scheduler_checked_at = timezone.now() - timedelta(days=1)
+    user.scheduler_rederived_at = user.scheduler_fitted_at
+    user.easy_answer_ms = 4_000
     user.reminded_on = date(2026, 3, 4)
     user.save()
     Deck.objects.create(
@@ -93,6 +95,8 @@ def test_the_export_holds_one_of_everything_held_about_the_user(api):
         "parameters": [0.4, 1.2, 3.1],
         "fitted_at": user.scheduler_fitted_at.isoformat(),
         "checked_at": user.scheduler_checked_at.isoformat(),
+        "rederived_at": user.scheduler_fitted_at.isoformat(),
+        "easy_answer_ms": 4_000,
     }
     assert body["profile"]["reminders"] == {
         "reminder_hour": 18,

@@ -11,15 +11,18 @@ from engine import fitting
 from engine.scheduling import CardState, Rating, SchedulerConfig, retrievability_at, review
 
 START = datetime(2025, 1, 6, 8, tzinfo=UTC)
-# A learner who forgets new cards faster than FSRS's average learner, and on a steeper curve.
-FORGETFUL = (0.1, 0.6, 1.2, 5.0, *DEFAULT_PARAMETERS[4:8], 1.2, *DEFAULT_PARAMETERS[9:20], 0.4)
+# A learner who forgets new cards faster than FSRS's average learner, whose memories grow
+# more slowly with each review, on a steeper curve.
+FORGETFUL = (0.1, 0.6, 1.2, 5.0, *DEFAULT_PARAMETERS[4:8], 0.6, *DEFAULT_PARAMETERS[9:20], 0.4)
 
 
-def learner(seed: int, *, cards: int, reviews: int) -> list[list[tuple[datetime, int]]]:
+def learner(
+    seed: int, *, cards: int, reviews: int, truth: tuple[float, ...] = FORGETFUL
+) -> list[list[tuple[datetime, int]]]:
     """Histories of a simulated learner: each review recalled with the chance their own
-    parameters give, taken when due or a little late."""
+    parameters (`truth`) give, taken when due or a little late."""
     rng = np.random.default_rng(seed)
-    config = SchedulerConfig(parameters=FORGETFUL, enable_fuzzing=False)
+    config = SchedulerConfig(parameters=truth, enable_fuzzing=False)
     histories = []
     for _ in range(cards):
         now = START + timedelta(days=float(rng.uniform(0, 30)))
@@ -27,7 +30,7 @@ def learner(seed: int, *, cards: int, reviews: int) -> list[list[tuple[datetime,
         for _ in range(reviews):
             if state.state == "new":
                 rating = Rating(int(rng.choice(4, p=[0.3, 0.2, 0.4, 0.1])) + 1)
-            elif rng.random() < retrievability_at([state], now=now, parameters=FORGETFUL)[0]:
+            elif rng.random() < retrievability_at([state], now=now, parameters=truth)[0]:
                 rating = Rating(int(rng.choice(3, p=[0.15, 0.75, 0.1])) + 2)
             else:
                 rating = Rating.AGAIN
@@ -40,7 +43,7 @@ def learner(seed: int, *, cards: int, reviews: int) -> list[list[tuple[datetime,
 
 @pytest.fixture(scope="module")
 def histories() -> list[list[tuple[datetime, int]]]:
-    return learner(1, cards=60, reviews=10)
+    return learner(1, cards=100, reviews=10)
 
 
 def test_a_learner_with_too_few_reviews_gets_no_fit() -> None:
@@ -54,6 +57,7 @@ def test_the_minimum_counts_scored_reviews(histories: list[list[tuple[datetime, 
     scored = fitting.scored_reviews(histories)
 
     assert fitting.fit(histories, min_reviews=scored + 1) is None
+    assert fitting.scored(histories).at.size == scored
     assert fitting.fit(histories, min_reviews=scored) is not None
 
 
@@ -67,18 +71,61 @@ def test_a_fit_to_a_forgetful_learner_predicts_them_better_than_the_defaults(
     assert len(result.parameters) == len(DEFAULT_PARAMETERS)
     assert SchedulerConfig(parameters=result.parameters).parameters == result.parameters
     assert result.parameters[0] < DEFAULT_PARAMETERS[0]
-    assert result.log_loss_fitted == fitting.evaluate(histories, result.parameters)
-    assert result.log_loss_current == fitting.evaluate(histories)
-    assert result.better
+    assert result.kept
+    assert result.z >= fitting.MARGIN_Z
+    assert result.log_loss_fitted < result.log_loss_current
+    # Judged on the later half of the scored reviews, which the judged fits did not see;
+    # what is kept is the fit to everything.
+    assert result.judged_on == pytest.approx(result.reviews / 2, abs=5)
+    assert result.parameters == fitting.fitted(histories)
 
 
-def test_a_fit_is_compared_with_the_parameters_in_use(
+def later_half(histories, parameters) -> float:
+    """Log loss of `parameters` on the later half of the scored reviews."""
+    reviews = fitting.scored(histories, parameters)
+    half = len(reviews.at) // 2
+    later = reviews.at >= reviews.at[half]
+    return float(reviews.losses()[later].mean())
+
+
+def test_a_fit_is_judged_against_the_parameters_in_use(
     histories: list[list[tuple[datetime, int]]],
 ) -> None:
     result = fitting.fit(histories, current=FORGETFUL)
 
     assert result is not None
-    assert result.log_loss_current == fitting.evaluate(histories, FORGETFUL)
+    assert result.log_loss_current == pytest.approx(later_half(histories, FORGETFUL))
+    # With the learner's true parameters in use, no fit beats them by the margin.
+    assert not result.kept
+
+
+def test_a_fit_that_only_wins_in_sample_is_not_kept() -> None:
+    # A learner whose memory is exactly the defaults: any fit can only fit noise.
+    usual = learner(3, cards=60, reviews=10, truth=DEFAULT_PARAMETERS)
+    in_sample = fitting.fitted(usual)
+    assert fitting.evaluate(usual, in_sample) < fitting.evaluate(usual)  # it wins in-sample
+
+    result = fitting.fit(usual)
+
+    assert result is not None
+    assert result.reviews >= fitting.MIN_REVIEWS
+    assert not result.kept
+    assert result.z < fitting.MARGIN_Z
+
+
+def test_what_the_history_does_not_settle_stays_as_it_was(
+    histories: list[list[tuple[datetime, int]]],
+) -> None:
+    # Of 100 cards about 10 started Easy: too few to say where Easy starts.
+    firsts = [h[0][1] for h in histories]
+    assert firsts.count(4) < fitting.SETTLED_BY
+    assert firsts.count(3) >= fitting.SETTLED_BY
+    mine = (*DEFAULT_PARAMETERS[:1], 1.1, 2.0, 9.5, *DEFAULT_PARAMETERS[4:])
+
+    result = fitting.fitted(histories, mine)
+
+    assert result[3] == 9.5
+    assert result[2] != 2.0
 
 
 def test_a_fit_is_repeatable(histories: list[list[tuple[datetime, int]]]) -> None:
@@ -132,3 +179,39 @@ def test_unusable_histories_are_refused(card: list[tuple[datetime, int]], reason
 def test_evaluating_nothing_scored_says_why() -> None:
     with pytest.raises(ValueError, match="a day or more"):
         fitting.evaluate([[(START, 3), (START + timedelta(hours=2), 3)]])
+
+
+def timed_learner(seed: int, *, fast_pass: float, slow_pass: float, cards: int = 400):
+    """Each card answered right once (Good by the machine), fast or slow, then reviewed three
+    days later: passed with `fast_pass` after a fast answer, `slow_pass` after a slow one."""
+    rng = np.random.default_rng(seed)
+    histories = []
+    for index in range(cards):
+        fast = index % 2 == 0
+        took = int(rng.integers(1_000, 2_500)) if fast else int(rng.integers(9_000, 30_000))
+        first = START + timedelta(hours=index)
+        passed = rng.random() < (fast_pass if fast else slow_pass)
+        histories.append([(first, 3, took), (first + timedelta(days=3), 3 if passed else 1, None)])
+    return histories
+
+
+def test_fast_answers_earn_easy_only_when_they_are_remembered_better() -> None:
+    # Good's starting stability gives about 0.88 after three days.
+    chance = fitting.scored([[(START, 3), (START + timedelta(days=3), 3)]]).chance[0]
+    assert 0.85 < chance < 0.9
+
+    better = timed_learner(1, fast_pass=0.99, slow_pass=chance)
+    assert fitting.earned_easy_ms(better) == 3_000  # the first threshold that parts them
+
+    # Speed alone says nothing: fast and slow answers remembered alike earn nothing.
+    alike = timed_learner(2, fast_pass=chance, slow_pass=chance)
+    assert fitting.earned_easy_ms(alike) is None
+    # Nor does a history too short to tell.
+    assert fitting.earned_easy_ms(better[: 2 * fitting.EASY_MIN_ANSWERS - 2]) is None
+
+
+def test_an_answer_the_learner_rated_is_not_timed_evidence() -> None:
+    better = timed_learner(1, fast_pass=0.99, slow_pass=0.8)
+    untimed = [[(when, rating, None) for when, rating, _ in card] for card in better]
+
+    assert fitting.earned_easy_ms(untimed) is None

@@ -234,9 +234,9 @@ def test_a_card_state_survives_json(state: CardState) -> None:
         ("partial", 2_000, None, Rating.HARD),
         ("correct", 20_000, None, Rating.GOOD),
         ("correct", None, None, Rating.GOOD),
-        ("correct", 8_000, None, Rating.GOOD),
-        ("correct", 7_999, None, Rating.EASY),
-        ("correct", 0, None, Rating.EASY),
+        ("correct", 7_999, None, Rating.GOOD),  # speed alone never makes Easy
+        ("correct", 0, None, Rating.GOOD),
+        ("correct", 0, "easy", Rating.EASY),  # the learner may always rate themselves
         (None, None, "hard", Rating.HARD),
         (None, 1_000, "again", Rating.AGAIN),
         ("incorrect", None, "good", Rating.AGAIN),  # a rating never lifts a wrong answer
@@ -254,8 +254,15 @@ def test_rating_for_an_answer(
     assert rating == expected
 
 
-def test_the_fast_threshold_can_be_set() -> None:
-    assert rating_for(status="correct", duration_ms=9_000, fast_ms=10_000) == Rating.EASY
+def test_a_right_answer_is_easy_only_under_the_learners_own_threshold() -> None:
+    def rated(duration_ms: int | None, status: str = "correct") -> Rating:
+        return rating_for(status=status, duration_ms=duration_ms, easy_ms=5_000)  # type: ignore[arg-type]
+
+    assert rated(4_999) == Rating.EASY
+    assert rated(5_000) == Rating.GOOD
+    assert rated(None) == Rating.GOOD
+    assert rated(1_000, "partial") == Rating.HARD
+    assert rated(1_000, "incorrect") == Rating.AGAIN
 
 
 @pytest.mark.parametrize(

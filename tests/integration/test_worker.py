@@ -157,6 +157,7 @@ def test_every_task_has_time_limits():
         "quizzes.prune_expired",
         "quizzes.teacher_digests",
         "quizzes.teacher_digest",
+        "reviews.cards_rederive",
     }
     for name, task in ours.items():
         assert task.soft_time_limit, name
@@ -213,6 +214,33 @@ def test_each_periodic_and_id_task_run_twice_does_its_work_once(worker, monkeypa
     assert [m.to for m in mail.outbox] == [["teacher@example.com"]]
     # Every refit stamps the time it ran: one stamp, so one fit however often it was sent.
     assert fits == [checked]
+
+
+def test_cards_re_derived_on_the_worker_after_a_fit_sent_twice_are_derived_once(api, worker):
+    from tests.reviews.test_rederive import fitted, reviewed
+
+    learner = UserFactory(date_joined=timezone.now() - timedelta(days=60))
+    api.authenticate(learner)
+    reviewed(api, QuestionFactory.create_batch(3), days_ago=(29, 20, 8))
+    fitted(learner)
+    logs_before = list(Answer.objects.order_by("pk").values_list("card_after", flat=True))
+
+    tasks.cards_rederive.delay(learner.pk)
+    tasks.cards_rederive.delay(learner.pk)
+    wait_for(
+        lambda: User.objects.filter(
+            pk=learner.pk, scheduler_rederived_at=learner.scheduler_fitted_at
+        ).exists(),
+        "the re-derivation",
+    )
+    wait_for(lambda: not _queued(), "the queue to drain")
+    time.sleep(2)  # what was taken last has run by now
+
+    logs_after = list(Answer.objects.order_by("pk").values_list("card_after", flat=True))
+    assert logs_after != logs_before
+    expected = fitting.cards_rederive(user_id=learner.pk)  # once more, here: nothing moves
+    assert expected == 3
+    assert list(Answer.objects.order_by("pk").values_list("card_after", flat=True)) == logs_after
 
 
 def test_answering_works_with_redis_unreachable(live_server, settings):

@@ -1,23 +1,40 @@
-"""Fitting a learner's scheduler: only with enough history, kept only when it predicts better."""
+"""Fitting a learner's scheduler: only with enough usable history, kept only when it predicts
+later reviews better, each card then re-derived; Easy from speed only where it was earned."""
 
 from datetime import UTC, datetime, timedelta
 
 import numpy as np
 import pytest
 
+from engine import fitting
+from reviews import fitting as service
 from reviews.cards import scheduler_config
-from reviews.fitting import refit_sweep, review_histories, scheduler_fit, scheduler_refit
+from reviews.fitting import (
+    refit_sweep,
+    review_histories,
+    scheduler_fit,
+    scheduler_refit,
+    usable_reviews,
+)
 from reviews.models import Answer
 from tests.factories import LessonFactory, QuestionFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 
 
-def simulate(user, *, cards: int, reviews_each: int, seed: int = 5) -> None:
-    """A learner who recalls less the longer a card has waited (no clock, a seeded generator)."""
+def simulate(
+    user,
+    *,
+    cards: int,
+    reviews_each: int,
+    seed: int = 5,
+    start: datetime = datetime(2026, 1, 1, 9, tzinfo=UTC),
+    day: timedelta = timedelta(days=1),
+) -> None:
+    """A learner who recalls less the longer a card has waited (no clock, a seeded generator);
+    gaps are counted in `day`s."""
     rng = np.random.default_rng(seed)
     lesson = LessonFactory()
-    start = datetime(2026, 1, 1, 9, tzinfo=UTC)
     rows = []
     for question in QuestionFactory.create_batch(cards, lesson=lesson):
         when, gap = start, 1
@@ -30,7 +47,7 @@ def simulate(user, *, cards: int, reviews_each: int, seed: int = 5) -> None:
                 )
             )  # fmt: skip
             gap = gap * 2 if recalled else 1
-            when += timedelta(days=gap)
+            when += gap * day
     Answer.objects.bulk_create(rows)
 
 
@@ -56,7 +73,8 @@ def test_a_fit_is_kept_only_when_it_predicts_the_history_better():
     user.refresh_from_db()
     assert outcome.log_loss_before is not None
     assert outcome.log_loss_after is not None
-    assert outcome.kept == (outcome.log_loss_after < outcome.log_loss_before)
+    if outcome.kept:
+        assert outcome.log_loss_after < outcome.log_loss_before
     assert (user.scheduler_parameters is not None) == outcome.kept
     kept = tuple(user.scheduler_parameters or ()) or None
     assert scheduler_config(user).parameters == kept
@@ -81,3 +99,42 @@ def test_the_refit_sweep_hands_on_learners_with_enough_new_reviews_once():
     assert scheduler_refit(user_id=ready.pk, now=now) is None
     assert refit_sweep(refit=handed.append) == 0
     assert handed == [ready.pk]
+
+
+def test_the_sweep_counts_only_reviews_a_fit_can_use():
+    usable, same_day = UserFactory(), UserFactory()
+    simulate(usable, cards=60, reviews_each=9)
+    # As many answers, but each a few minutes after the one before: learning steps.
+    simulate(same_day, cards=60, reviews_each=9, day=timedelta(minutes=3))
+    handed: list[int] = []
+
+    refit_sweep(refit=handed.append)
+
+    assert handed == [usable.pk]
+    for user in (usable, same_day):
+        assert usable_reviews(user_ids=[user.pk]).count() == fitting.scored_reviews(
+            review_histories(user=user)
+        )
+    assert usable_reviews(user_ids=[same_day.pk]).count() == 0
+
+
+def test_a_check_that_found_too_few_waits_for_more(monkeypatch):
+    user = UserFactory()
+    simulate(user, cards=60, reviews_each=9)
+    monkeypatch.setattr(service.fitting, "fit", lambda *args, **kwargs: None)
+    handed: list[int] = []
+    now = datetime(2026, 6, 1, tzinfo=UTC)
+
+    outcome = scheduler_refit(user_id=user.pk, now=now)
+
+    assert outcome is not None
+    assert not outcome.kept
+    assert outcome.log_loss_before is None
+    user.refresh_from_db()
+    assert user.scheduler_checked_at == now
+    assert user.scheduler_parameters is None
+    assert refit_sweep(refit=handed.append) == 0
+    # Enough usable reviews after the check hand the learner on again.
+    simulate(user, cards=40, reviews_each=6, start=now + timedelta(days=1))
+    assert refit_sweep(refit=handed.append) == 1
+    assert handed == [user.pk]

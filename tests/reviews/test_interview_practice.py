@@ -324,9 +324,9 @@ def test_the_queue_serves_a_due_bank_card_ready_to_answer(api, learner):
     assert Card.objects.get(user=learner, question=question).reps == 2
 
 
-def test_a_due_bank_card_comes_while_a_lessons_cards_wait():
-    """With a lesson's siblings waiting (read a lesson at a time on PostgreSQL), the bank's
-    due cards still come; they have no lesson, so none of theirs waits."""
+def test_a_due_bank_card_comes_while_a_lessons_new_questions_wait():
+    """With a lesson's new questions waiting (read a lesson at a time on PostgreSQL), due
+    cards come: the bank's, which have no lesson, and the waiting lesson's."""
     now = timezone.now()
     user = UserFactory(timezone="UTC", day_starts_at_hour=(now.hour + 12) % 24)
     answered_today = QuestionFactory()
@@ -348,7 +348,8 @@ def test_a_due_bank_card_comes_while_a_lessons_cards_wait():
 
     found = review_queue(user=user, now=now, limit=10)
 
-    assert [c.pk for c in found.cards] == [bank_card.pk]
+    assert [c.question_id for c in found.cards] == [bank.pk, sibling.pk]  # lowest recall first
+    assert bank_card.pk == found.cards[0].pk
 
 
 # --- the learner's days ------------------------------------------------------------------------
