@@ -138,3 +138,32 @@ def test_a_check_that_found_too_few_waits_for_more(monkeypatch):
     simulate(user, cards=40, reviews_each=6, start=now + timedelta(days=1))
     assert refit_sweep(refit=handed.append) == 1
     assert handed == [user.pk]
+
+
+def test_a_check_sets_the_learners_easy_threshold_only_where_their_history_earns_it():
+    from tests.engine.test_fitting import timed_learner
+
+    lesson = LessonFactory()
+    questions = QuestionFactory.create_batch(400, lesson=lesson)
+    now = datetime(2026, 6, 1, tzinfo=UTC)
+
+    def answers(user, histories):
+        Answer.objects.bulk_create(
+            Answer(
+                user=user, question=question, question_version=1,
+                status="correct" if rating > 1 else "incorrect", score=float(rating > 1),
+                rating=rating, duration_ms=took if took is not None else 20_000, created_at=when,
+            )
+            for question, card in zip(questions, histories, strict=True)
+            for when, rating, took in card
+        )  # fmt: skip
+
+    earned, alike = UserFactory(), UserFactory()
+    answers(earned, timed_learner(1, fast_pass=0.99, slow_pass=0.88))
+    answers(alike, timed_learner(2, fast_pass=0.88, slow_pass=0.88))
+
+    assert scheduler_fit(user=earned, now=now).easy_answer_ms == 3_000
+    assert scheduler_fit(user=alike, now=now).easy_answer_ms is None
+    earned.refresh_from_db()
+    alike.refresh_from_db()
+    assert (earned.easy_answer_ms, alike.easy_answer_ms) == (3_000, None)
