@@ -27,9 +27,11 @@ class ReviewsConfig(AppConfig):
         from accounts.services import study_days_moved
         from course.web.extras import register_section_extra
 
-        # The code queue's tasks, kept out of reviews.tasks, register when imported.
+        # The code queue's and the fitting's tasks, kept out of reviews.tasks, register when
+        # imported.
         from reviews import (
             code_tasks,  # noqa: F401
+            fitting_tasks,  # noqa: F401
             selectors,
         )
         from reviews.web.checks import section_checks

@@ -25,7 +25,7 @@ from django.db.models.functions import Lag
 from accounts.models import User
 from engine import fitting
 from engine.scheduling import CardState, Rating
-from reviews import cards  # by module: cards reaches this one through reviews.tasks
+from reviews import cards
 from reviews.models import Answer, Card
 
 REDERIVE_BATCH = 200

@@ -32,7 +32,7 @@ from accounts.models import Notification, User
 from accounts.tasks import notification_emails_send
 from classrooms import tasks as classroom_tasks
 from config.celery import app
-from reviews import fitting, tasks
+from reviews import fitting, fitting_tasks, tasks
 from reviews.cards import new_card
 from reviews.models import Answer, Card, IdempotencyRecord
 from tests.conftest import Api
@@ -191,7 +191,7 @@ def test_each_periodic_and_id_task_run_twice_does_its_work_once(worker, monkeypa
 
     for _ in range(2):
         tasks.leech_notify.delay(leech.pk)
-        tasks.refit_sweep.delay()
+        fitting_tasks.refit_sweep.delay()
         tasks.prune_expired.delay()
         classroom_tasks.teacher_digests.delay()
     wait_for(
@@ -203,7 +203,7 @@ def test_each_periodic_and_id_task_run_twice_does_its_work_once(worker, monkeypa
         ),
         "the tasks",
     )
-    tasks.scheduler_refit.delay(learner.pk)  # a refit with nothing new since: nothing done
+    fitting_tasks.scheduler_refit.delay(learner.pk)  # a refit with nothing new since: nothing done
     classroom_tasks.teacher_digest.delay(classroom.teacher_id)  # this week has its digest already
     wait_for(lambda: not _queued(), "the queue to drain")
     time.sleep(3)  # what was taken last has run by now
@@ -225,8 +225,8 @@ def test_cards_re_derived_on_the_worker_after_a_fit_sent_twice_are_derived_once(
     fitted(learner)
     logs_before = list(Answer.objects.order_by("pk").values_list("card_after", flat=True))
 
-    tasks.cards_rederive.delay(learner.pk)
-    tasks.cards_rederive.delay(learner.pk)
+    fitting_tasks.cards_rederive.delay(learner.pk)
+    fitting_tasks.cards_rederive.delay(learner.pk)
     wait_for(
         lambda: User.objects.filter(
             pk=learner.pk, scheduler_rederived_at=learner.scheduler_fitted_at
