@@ -181,6 +181,17 @@ def log_replay(
     apply_state(card, state)
 
 
+def history_replay(*, user: User, card: Card, history: Sequence[Answer]) -> None:
+    """Steps the card, from new, through `history` (its segment's review answers in time
+    order, none before a reset) with the learner's parameters, as `log_replay` does."""
+    log_replay(
+        user=user,
+        card=card,
+        state=CardState.new(card.reset_at or history[0].created_at),
+        log=[(a.created_at, a, Rating(a.rating or Rating.AGAIN)) for a in history],
+    )
+
+
 def new_card(*, user: User, question: Question) -> Card:
     """An unsaved card. Its fuzz seed comes from the learner and the question, so the same
     reviews always give the same schedule (an offline batch, replayed, lands where it did).
@@ -304,13 +315,7 @@ def review_undo(*, user: User) -> tuple[Card | None, int]:
             card.pending_reveal_id = reveal_id
         history = list(segment.order_by("created_at", "pk")) if has_later else []
         if history:
-            start = CardState.new(card.reset_at or history[0].created_at)
-            log_replay(
-                user=user,
-                card=card,
-                state=start,
-                log=[(a.created_at, a, Rating(a.rating or Rating.AGAIN)) for a in history],
-            )
+            history_replay(user=user, card=card, history=history)
             Answer.objects.bulk_update(history, ["card_before", "card_after", "rating"])
         # The day of the review taken back, and those of the reviews replayed without it.
         replayed = {rollups.study_date_at(user=user, moment=a.created_at) for a in history}

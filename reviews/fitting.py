@@ -24,7 +24,6 @@ from django.db.models.functions import Lag
 
 from accounts.models import User
 from engine import fitting
-from engine.scheduling import CardState, Rating
 from reviews import cards
 from reviews.models import Answer, Card
 
@@ -43,7 +42,13 @@ class FitOutcome:
 
 def review_histories(*, user: User) -> list[list[tuple[datetime, int]]]:
     """Each card's reviews in time order, as (when, rating): one query."""
-    return [[(when, rating) for when, rating, _ in card] for card in timed_histories(user=user)]
+    return _untimed(timed_histories(user=user))
+
+
+def _untimed(
+    timed: list[list[tuple[datetime, int, int | None]]],
+) -> list[list[tuple[datetime, int]]]:
+    return [[(when, rating) for when, rating, _ in card] for card in timed]
 
 
 def timed_histories(*, user: User) -> list[list[tuple[datetime, int, int | None]]]:
@@ -71,7 +76,7 @@ def scheduler_fit(*, user: User, now: datetime) -> FitOutcome:
     """Fits the learner's scheduler and records the check, whatever it found; a kept fit's
     parameters replace the ones in use. Call with the learner's row locked."""
     timed = timed_histories(user=user)
-    histories = [[(when, rating) for when, rating, _ in card] for card in timed]
+    histories = _untimed(timed)
     result = fitting.fit(histories, current=user.scheduler_parameters)
     kept = result is not None and result.kept
     fields = ["scheduler_checked_at", "easy_answer_ms"]
@@ -234,13 +239,7 @@ def _rederive(user: User, batch: list[Card]) -> None:
         ]
         if not log:
             continue
-        start = CardState.new(card.reset_at or log[0].created_at)
-        cards.log_replay(
-            user=user,
-            card=card,
-            state=start,
-            log=[(a.created_at, a, Rating(a.rating or Rating.AGAIN)) for a in log],
-        )
+        cards.history_replay(user=user, card=card, history=log)
         changed += log
         stepped.append(card)
     Answer.objects.bulk_update(changed, ["card_before", "card_after"], batch_size=500)

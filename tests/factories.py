@@ -153,13 +153,20 @@ class BankQuestionFactory(DjangoModelFactory[Question]):
     @factory.post_generation
     def key_points(self, create: bool, given: list[str] | None, **kwargs: object) -> None:
         if create:
-            InterviewEntry.objects.create(
-                question=self,
-                notes_markdown="Deeper.",
-                notes_html="<p>Deeper.</p>",
-                key_points=list(KEY_POINTS if given is None else given),
-                search_title=self.prompt_markdown,
-            )
+            interview_entry(self, given)
+
+
+def interview_entry(question: Question, given: list[str] | None, **fields: object) -> None:
+    """The bank entry of `question`: its notes, key points (`KEY_POINTS` unless given) and
+    any other `fields`."""
+    InterviewEntry.objects.create(
+        question=question,
+        notes_markdown="Deeper.",
+        notes_html="<p>Deeper.</p>",
+        key_points=list(KEY_POINTS if given is None else given),
+        search_title=question.prompt_markdown,
+        **fields,
+    )
 
 
 SOFTMAX_STARTER = (
@@ -181,12 +188,9 @@ class CodeQuestionFactory(BankQuestionFactory):
     @factory.post_generation
     def key_points(self, create: bool, given: list[str] | None, **kwargs: object) -> None:
         if create:
-            InterviewEntry.objects.create(
-                question=self,
-                notes_markdown="Deeper.",
-                notes_html="<p>Deeper.</p>",
-                key_points=list(KEY_POINTS if given is None else given),
-                search_title=self.prompt_markdown,
+            interview_entry(
+                self,
+                given,
                 code_problem=kwargs.get("problem", "softmax"),
                 code_starter=kwargs.get("starter", SOFTMAX_STARTER),
                 code_solution=kwargs.get("solution", SOFTMAX_SOLUTION),
