@@ -59,6 +59,7 @@ class User(AbstractUser):
     email_reminders = models.BooleanField(default=True)
     # FSRS parameters fitted to this learner's own reviews; None means the defaults.
     scheduler_parameters = models.JSONField(null=True, blank=True, editable=False)
+    # When a check last changed them: a fit kept, or the defaults back in an earlier fit's place.
     scheduler_fitted_at = models.DateTimeField(null=True, blank=True, editable=False)
     # When the scheduler was last fitted, whether or not the fit was kept (or found too few
     # reviews to fit): the sweep hands the learner on again only when more have come since.

@@ -25,8 +25,9 @@ Policies (`--policies`):
 - now: the service's rules: Easy only under a threshold the learner's history has earned;
   fits judged on later reviews; each card re-derived after a kept fit; the sweep counting only
   the reviews a fit can use, and a check that found too few recorded; a card in the review
-  phase due all through the learner's day it falls due in; only a lesson's new questions
-  waiting once one of its cards is answered.
+  phase due all through the learner's day it falls due in, unless it is a day apart (then
+  within the learn-ahead, as a learning card is); only a lesson's new questions waiting once
+  one of its cards is answered.
 
 Prints, per population and policy:
 - the predictions in use (the chance of recall the scheduler gave each review a day or more
@@ -47,13 +48,16 @@ Prints, per population and policy:
 
     .venv/bin/python -m bench.simulate [--learners 100] [--items 200] [--days 180] [--seed 1]
         [--populations own,default,power] [--policies before,now]
-        [--desired 0.9] [--siblings all|new] [--due learn-ahead|day|6h] [--skips 0.2] [--hours 1.5]
+        [--desired 0.9] [--siblings all|new] [--due learn-ahead|day|any-day|6h] [--skips 0.2]
+        [--hours 1.5] [--rule easy=fast ...]
 
-`--desired` sets every learner's desired retention; the last four change the rules or the
+`--desired` sets every learner's desired retention; the others change the rules or the
 learners' habits, to see what each costs: `--siblings` and `--due` set those rules (as before
-or as now, see the policies, or `--due 6h`: a review card due within six hours) for every
-policy, `--skips` is the most days a learner may skip (each draws a share up to it), `--hours`
-how far a day's session strays from their usual hour (standard deviation).
+or as now, see the policies; `--due any-day`: a review card due all day whatever its interval,
+`--due 6h`: within six hours) for every policy, `--rule` any other field of `Policy` (one
+policy with one rule of the other), `--skips` is the most days a learner may skip (each draws
+a share up to it), `--hours` how far a day's session strays from their usual hour (standard
+deviation).
 
 Reproducible: the same arguments print the same figures (each learner draws from a generator
 seeded by the seed, the population and their number). Learners run in parallel on every core:
@@ -69,7 +73,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -100,6 +104,7 @@ from engine.scheduling import (  # noqa: E402
 DAY = 86_400.0
 START = datetime(2026, 1, 5, 4, tzinfo=UTC)  # a learner's day begins at 04:00 (the default)
 LEARN_AHEAD = 20 * 60.0  # reviews.queue.LEARN_AHEAD
+SHORT_INTERVAL = 2 * DAY  # reviews.queue.SHORT_INTERVAL
 LEECH_LAPSES = 8  # settings.LEECH_LAPSES
 NEW_PER_DAY, REVIEWS_PER_DAY = 20, 200  # the defaults of a learner's limits
 LESSON_SIZE = 10
@@ -111,8 +116,8 @@ HABITS = {"skips": 0.2, "hours": 1.5}  # the most days a learner skips; their ho
 # policy's own): siblings "all" (as before: a lesson's other cards wait for tomorrow once one
 # is answered) or "new" (as now: only its new questions wait); due "learn-ahead" (as before:
 # due by now + 20 minutes) or "day" (as now: a card in the review phase is due all through the
-# learner's day it falls due in).
-RULES: dict[str, str] = {}
+# learner's day it falls due in, unless it is a day apart).
+RULES: dict[str, object] = {}
 
 
 # -- Memories --------------------------------------------------------------------------------
@@ -213,7 +218,7 @@ class Policy:
     rederive: bool  # re-derive every card after a kept fit
     sweep_counts: str  # "answers" (every review answer) or "usable" (scored reviews)
     record_short_checks: bool  # a check that found too few reviews waits for more
-    due: str  # "learn-ahead": due by now + 20 minutes; "day": a review card due today is due
+    due: str  # "learn-ahead": due by now + 20 minutes; "day", "any-day", "6h": see --due
     siblings: str  # once one of a lesson's cards is answered: "all" its cards wait, or "new"
 
 
@@ -274,10 +279,12 @@ class Run:
     lapses: list[int] = field(default_factory=list)
     rating: list[int] = field(default_factory=list)
     remembered: float = 0.0  # the sum of true chances of recall at the end
-    # (when, parameters) of each kept fit; fits sent, fits that found too few reviews.
+    # (when, parameters) of each kept fit, or of the defaults coming back after one; fits
+    # sent, fits that found too few reviews, returns to the defaults.
     kept: list[tuple[float, tuple[float, ...]]] = field(default_factory=list)
     fits: int = 0
     too_few: int = 0
+    back_to_defaults: int = 0
     easy_ms: int | None = None
     histories: list[list[tuple[datetime, int]]] = field(default_factory=list)
     true_parameters: tuple[float, ...] | None = None
@@ -290,6 +297,7 @@ def _moment(seconds: float) -> datetime:
 def simulate_learner(
     population: str, policy: Policy, number: int, *, seed: int, items: int, days: int
 ) -> Run:
+    policy = replace(policy, **RULES)
     rng = np.random.default_rng([seed, list(POPULATIONS).index(population), number])
     truth = POPULATIONS[population](rng, items)
     behaviour = np.random.default_rng([seed, 99, number])  # the same habits under each policy
@@ -347,6 +355,9 @@ def simulate_learner(
                 result = fitting.fit(histories, current=current)
                 if result is not None and result.kept:
                     kept = result.parameters
+                elif result is not None and result.back_to_defaults:
+                    kept = tuple(DEFAULT_PARAMETERS)
+                    run.back_to_defaults += 1
                 found_too_few = result is None
             else:
                 old = in_sample_fit(histories, current)
@@ -357,7 +368,10 @@ def simulate_learner(
             if not found_too_few or policy.record_short_checks:
                 checked_at = day_start
             if kept is not None:
-                config = SchedulerConfig(parameters=kept, desired_retention=DESIRED["retention"])
+                config = SchedulerConfig(
+                    parameters=None if kept == tuple(DEFAULT_PARAMETERS) else kept,
+                    desired_retention=DESIRED["retention"],
+                )
                 run.kept.append((day_start, kept))
                 if policy.rederive:
                     for item in np.flatnonzero(~new):
@@ -382,18 +396,20 @@ def simulate_learner(
             today = last >= day_start
             waiting = np.zeros(items // LESSON_SIZE + 1, dtype=bool)
             waiting[lesson[today]] = True
-            open_ = ~waiting[lesson] | today | (RULES.get("siblings", policy.siblings) == "new")
+            open_ = ~waiting[lesson] | today | (policy.siblings == "new")
             pick = -1
             if reviews_today < REVIEWS_PER_DAY:
-                rule = RULES.get("due", policy.due)
+                rule = policy.due
                 review_by = (
                     max(day_start + DAY - 1e-6, now + LEARN_AHEAD)
-                    if rule == "day"
+                    if rule in ("day", "any-day")
                     else now + float(rule[:-1]) * 3600.0
                     if rule.endswith("h")
                     else now + LEARN_AHEAD
                 )
                 by = np.where(reviewing, review_by, now + LEARN_AHEAD)
+                if rule == "day":  # a card a day apart is due at its time (reviews.queue)
+                    by = np.where(due - last < SHORT_INTERVAL, now + LEARN_AHEAD, by)
                 ready = np.flatnonzero(~new & ~suspended & open_ & (due <= by))
                 if len(ready):
                     overdue = ready[due[ready] <= now]
@@ -527,9 +543,11 @@ class Summary:
     placeable: float  # retention on the reviews the scheduler could place (Run.placeable)
     placeable_share: float
     answers_per_remembered: float
+    remembered_share: float  # of the questions seen, the share remembered at the end
     easy_share: float
     fits: int
     too_few: int
+    back_to_defaults: int
     kept: int
     learners_with_easy: int
     later: dict[str, float]  # pooled log loss on reviews after kept fits: fitted, default, true
@@ -587,10 +605,12 @@ def summarise(runs: list[Run]) -> Summary:
         placeable=float(passed[scored & placeable].mean()),
         placeable_share=float(np.mean(placeable[scored])),
         answers_per_remembered=len(days) / sum(r.remembered for r in runs),
+        remembered_share=sum(r.remembered for r in runs) / int(np.sum(number == 1)),
         easy_share=float(np.mean(rating == int(Rating.EASY))),
         fits=sum(r.fits for r in runs),
         too_few=sum(r.too_few for r in runs),
-        kept=sum(len(r.kept) for r in runs),
+        back_to_defaults=sum(r.back_to_defaults for r in runs),
+        kept=sum(len(r.kept) - r.back_to_defaults for r in runs),
         learners_with_easy=sum(r.easy_ms is not None for r in runs),
         later=pooled,
         later_reviews=sum(len(p) for p in later["fitted"]),
@@ -629,7 +649,8 @@ def report(population: str, policy: str, summary: Summary, seconds: float) -> No
     print(
         f"{population:8s} {policy:7s} log loss {s.log_loss:.4f}  RMSE(bins) {s.rmse_bins:.4f}  "
         f"retention {s.retention:.3f} (desired {DESIRED['retention']:.3f})  answers/remembered "
-        f"{s.answers_per_remembered:.2f}  Easy {s.easy_share:.0%} of answers  ({seconds:.0f} s)"
+        f"{s.answers_per_remembered:.2f} (remembered at the end {s.remembered_share:.3f})  "
+        f"Easy {s.easy_share:.0%} of answers  ({seconds:.0f} s)"
     )
     print(
         f"{'':17s}retention where the scheduler could place the review at the desired one: "
@@ -637,7 +658,8 @@ def report(population: str, policy: str, summary: Summary, seconds: float) -> No
     )
     later = "  ".join(f"{name} {loss:.4f}" for name, loss in s.later.items())
     print(
-        f"{'':17s}fits sent {s.fits}, kept {s.kept}, found too few {s.too_few}; "
+        f"{'':17s}fits sent {s.fits}, kept {s.kept}, found too few {s.too_few}, back to the "
+        f"defaults {s.back_to_defaults}; "
         f"learners with an earned Easy {s.learners_with_easy}"
     )
     if s.later:
@@ -683,10 +705,21 @@ def main() -> None:
     parser.add_argument(
         "--due",
         default=None,
-        help="when a review card counts as due: learn-ahead (20 minutes), day, or e.g. 6h",
+        help="when a review card is due: learn-ahead (20 minutes), day, any-day or e.g. 6h",
+    )
+    parser.add_argument(
+        "--rule", action="append", help="a field of Policy for every policy, e.g. easy=fast"
+    )
+    parser.add_argument("--epochs", type=int, default=fitting.EPOCHS, help="fsrs-rs's passes")
+    parser.add_argument(
+        "--gamma", type=float, default=fitting.GAMMA, help="fsrs-rs's hold on the defaults"
     )
     args = parser.parse_args()
+    fitting.EPOCHS, fitting.GAMMA = args.epochs, args.gamma
     RULES.update({k: v for k, v in (("siblings", args.siblings), ("due", args.due)) if v})
+    for assignment in args.rule or ():
+        name, _, value = assignment.partition("=")
+        RULES[name] = value == "yes" if value in ("yes", "no") else value
     DESIRED["retention"] = args.desired
     HABITS.update(skips=args.skips, hours=args.hours)
     print(

@@ -1,8 +1,9 @@
 """Fitting the scheduler to one learner: FSRS parameters from their own review history, kept
-only when they predict the learner's later reviews better than the ones in use
-(`engine.fitting.fit`); then each of their cards re-derived from its history with them, so the
-schedule and the predictions agree. The same check sets the answer time under which the
-learner's right answers count as Easy, where their history has earned one.
+only when they predict the learner's later reviews better than fsrs's defaults
+(`engine.fitting.fit`), the defaults back when an earlier fit no longer does; then each of
+their cards re-derived from its history with the parameters in use, so the schedule and the
+predictions agree. The same check sets the answer time under which the learner's right
+answers count as Easy, where their history has earned one.
 
 The nightly sweep hands on a learner once they have enough reviews a fit can use (a whole day
 or more after the card's previous one), and enough of them since their last check, whatever
@@ -19,7 +20,7 @@ from itertools import groupby
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import F, Q, QuerySet, Window
+from django.db.models import F, Max, Q, QuerySet, Window
 from django.db.models.functions import Lag
 
 from accounts.models import User
@@ -35,9 +36,15 @@ REDERIVE_BATCH = 200
 class FitOutcome:
     reviews: int
     kept: bool
-    log_loss_before: float | None
-    log_loss_after: float | None
+    log_loss_before: float | None  # the defaults', on the reviews the fits were judged on
+    log_loss_after: float | None  # the fits'
     easy_answer_ms: int | None = None
+    back_to_defaults: bool = False  # an earlier fit gave way to the defaults
+
+    @property
+    def changed(self) -> bool:
+        """The parameters in use changed: the learner's cards are owed a re-derivation."""
+        return self.kept or self.back_to_defaults
 
 
 def review_histories(*, user: User) -> list[list[tuple[datetime, int]]]:
@@ -74,15 +81,17 @@ def timed_histories(*, user: User) -> list[list[tuple[datetime, int, int | None]
 
 def scheduler_fit(*, user: User, now: datetime) -> FitOutcome:
     """Fits the learner's scheduler and records the check, whatever it found; a kept fit's
-    parameters replace the ones in use. Call with the learner's row locked."""
+    parameters replace the ones in use, or the defaults do an earlier fit's when the fits now
+    predict worse than them. Call with the learner's row locked."""
     timed = timed_histories(user=user)
     histories = _untimed(timed)
     result = fitting.fit(histories, current=user.scheduler_parameters)
     kept = result is not None and result.kept
     fields = ["scheduler_checked_at", "easy_answer_ms"]
     user.scheduler_checked_at = now
-    if result is not None and kept:
-        user.scheduler_parameters = list(result.parameters)
+    back = result is not None and result.back_to_defaults
+    if result is not None and (kept or back):
+        user.scheduler_parameters = None if back else list(result.parameters)
         user.scheduler_fitted_at = now
         fields += ["scheduler_parameters", "scheduler_fitted_at"]
     user.easy_answer_ms = fitting.earned_easy_ms(timed, user.scheduler_parameters)
@@ -92,9 +101,10 @@ def scheduler_fit(*, user: User, now: datetime) -> FitOutcome:
     return FitOutcome(
         result.reviews,
         kept,
-        result.log_loss_current,
+        result.log_loss_defaults,
         result.log_loss_fitted,
         user.easy_answer_ms,
+        back,
     )
 
 
@@ -192,6 +202,10 @@ def cards_rederive(*, user_id: int, batch_size: int = REDERIVE_BATCH) -> int | N
     locked while it is stepped; a card answered meanwhile waits for its batch, or its batch for
     it. Idempotent: a card already derived with these parameters comes out the same.
 
+    An answer whose request read the parameters before the fit landed, and stepped its card
+    after the card's batch, stepped it with the old ones: once every batch is done, the cards
+    answered since the re-derivation began are derived again.
+
     Returns how many cards were re-derived, or None when it stopped because the parameters
     changed again (the re-derivation owed to the new ones does it all) or the learner is gone.
     Records the fit it re-derived for once done.
@@ -200,6 +214,9 @@ def cards_rederive(*, user_id: int, batch_size: int = REDERIVE_BATCH) -> int | N
     if user is None:
         return None
     fitted_at = user.scheduler_fitted_at
+    # Answers are numbered as they are written: those past this one came after the start (the
+    # newest of all learners' answers: one step down the primary key's index).
+    began = Answer.objects.aggregate(last=Max("pk"))["last"] or 0
     done = 0
     after = 0
     while True:
@@ -215,6 +232,14 @@ def cards_rederive(*, user_id: int, batch_size: int = REDERIVE_BATCH) -> int | N
                 .order_by("pk")[:batch_size]
             )
             if not batch:
+                answered = Answer.objects.filter(user_id=user_id, pk__gt=began).values("card_id")
+                late = list(
+                    Card.objects.select_for_update()
+                    .filter(user_id=user_id, pk__in=answered)
+                    .exclude(state=Card.State.NEW)
+                    .order_by("pk")
+                )
+                _rederive(now, late)
                 User.objects.filter(pk=user_id, scheduler_fitted_at=fitted_at).update(
                     scheduler_rederived_at=fitted_at
                 )

@@ -33,7 +33,7 @@ def refit_sweep() -> int:
 )
 def scheduler_refit(user_id: int) -> dict[str, Any] | None:
     outcome = fitting.scheduler_refit(user_id=user_id, now=timezone.now())
-    if outcome and outcome.kept:  # committed by now; if this send is lost, the sweep sends it
+    if outcome and outcome.changed:  # committed by now; if this send is lost, the sweep sends it
         cards_rederive.delay(user_id)
     return asdict(outcome) if outcome else None
 

@@ -73,7 +73,7 @@ def test_a_fit_to_a_forgetful_learner_predicts_them_better_than_the_defaults(
     assert result.parameters[0] < DEFAULT_PARAMETERS[0]
     assert result.kept
     assert result.z >= fitting.MARGIN_Z
-    assert result.log_loss_fitted < result.log_loss_current
+    assert result.log_loss_fitted < result.log_loss_defaults
     # Judged on the later half of the scored reviews, which the judged fits did not see;
     # what is kept is the fit to everything.
     assert result.judged_on == pytest.approx(result.reviews / 2, abs=5)
@@ -88,15 +88,18 @@ def later_half(histories, parameters) -> float:
     return float(reviews.losses()[later].mean())
 
 
-def test_a_fit_is_judged_against_the_parameters_in_use(
+def test_each_check_judges_against_the_defaults_and_refits_an_earlier_fit(
     histories: list[list[tuple[datetime, int]]],
 ) -> None:
+    # The parameters in use, an earlier fit (here the learner's true ones), were made on part
+    # of the reviews the check judges on: the fits are judged against the defaults instead.
     result = fitting.fit(histories, current=FORGETFUL)
 
     assert result is not None
-    assert result.log_loss_current == pytest.approx(later_half(histories, FORGETFUL))
-    # With the learner's true parameters in use, no fit beats them by the margin.
-    assert not result.kept
+    assert result.log_loss_defaults == pytest.approx(later_half(histories, DEFAULT_PARAMETERS))
+    assert result.kept and not result.back_to_defaults
+    # What is kept is the fit on the whole history, holding what it does not settle.
+    assert result.parameters == fitting.fitted(histories, FORGETFUL)
 
 
 def test_a_fit_that_only_wins_in_sample_is_not_kept() -> None:
@@ -111,6 +114,15 @@ def test_a_fit_that_only_wins_in_sample_is_not_kept() -> None:
     assert result.reviews >= fitting.MIN_REVIEWS
     assert not result.kept
     assert result.z < fitting.MARGIN_Z
+    assert not result.back_to_defaults  # the defaults are in use already
+
+    # Had that fit been kept before (as fits were once judged), the defaults come back: the
+    # fits predict the later reviews worse than the defaults do.
+    again = fitting.fit(usual, current=in_sample)
+
+    assert again is not None
+    assert again.log_loss_fitted > again.log_loss_defaults
+    assert not again.kept and again.back_to_defaults
 
 
 def test_what_the_history_does_not_settle_stays_as_it_was(

@@ -167,3 +167,42 @@ def test_a_check_sets_the_learners_easy_threshold_only_where_their_history_earns
     earned.refresh_from_db()
     alike.refresh_from_db()
     assert (earned.easy_answer_ms, alike.easy_answer_ms) == (3_000, None)
+
+
+def test_an_earlier_fit_gives_way_to_the_defaults_when_fits_predict_worse():
+    from fsrs.scheduler import DEFAULT_PARAMETERS
+
+    from tests.engine.test_fitting import learner
+
+    # A learner whose memory is the defaults, with a fit kept on noise (as fits once were).
+    usual = learner(3, cards=60, reviews=10, truth=DEFAULT_PARAMETERS)
+    before = datetime(2025, 6, 1, tzinfo=UTC)
+    user = UserFactory(
+        scheduler_parameters=list(fitting.fitted(usual)),
+        scheduler_fitted_at=before,
+        scheduler_rederived_at=before,
+    )
+    rows = []
+    for question, history in zip(QuestionFactory.create_batch(len(usual)), usual, strict=True):
+        rows += [
+            Answer(
+                user=user, question=question, question_version=1, score=int(rating > 1),
+                status="correct" if rating > 1 else "incorrect", rating=rating, created_at=when,
+            )
+            for when, rating in history
+        ]  # fmt: skip
+    Answer.objects.bulk_create(rows)
+    now = datetime(2026, 6, 1, tzinfo=UTC)
+
+    outcome = scheduler_fit(user=user, now=now)
+
+    assert not outcome.kept and outcome.back_to_defaults and outcome.changed
+    assert outcome.log_loss_after > outcome.log_loss_before
+    user.refresh_from_db()
+    assert user.scheduler_parameters is None
+    assert scheduler_config(user).parameters is None
+    assert user.scheduler_fitted_at == now
+    # Its cards are owed a re-derivation with the defaults.
+    owed: list[int] = []
+    refit_sweep(refit=lambda user_id: None, rederive=owed.append)
+    assert owed == [user.pk]

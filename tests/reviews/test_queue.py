@@ -95,7 +95,9 @@ def test_overdue_cards_come_lowest_chance_of_recall_first_then_the_learn_ahead_o
 
 
 @pytest.mark.parametrize("waiting", [False, True], ids=["no lesson waiting", "a lesson waiting"])
-def test_a_review_card_is_due_all_day_a_learning_card_within_the_learn_ahead(waiting):
+def test_a_review_card_is_due_all_day_a_learning_or_next_day_card_within_the_learn_ahead(
+    waiting,
+):
     # The learner's day began at 04:00 UTC and ends at 04:00 tomorrow.
     user = UserFactory(timezone="UTC", day_starts_at_hour=4)
     now = datetime(2026, 3, 10, 9, tzinfo=UTC)
@@ -119,10 +121,21 @@ def test_a_review_card_is_due_all_day_a_learning_card_within_the_learn_ahead(wai
             rating=3, card=other, created_at=now - timedelta(hours=1),
         )  # fmt: skip
 
+    # Cards a day apart are due at their time (within the learn-ahead), not all day: reviewed
+    # earlier, their interval would count as no whole day.
+    def a_day_apart(due):
+        return card(user, QuestionFactory(lesson=lesson), due=due, stability=0.8,
+                    last_review=due - timedelta(days=1))  # fmt: skip
+
+    next_day = a_day_apart(now + timedelta(minutes=15))
+    a_day_apart(at("10T20:05"))
+
     found = review_queue(user=user, now=now, limit=10)
 
-    assert [c.pk for c in found.cards] == [overdue.pk, step.pk, tonight.pk, last_thing.pk]
-    assert found.due_count == 4
+    assert [c.pk for c in found.cards] == [
+        overdue.pk, step.pk, next_day.pk, tonight.pk, last_thing.pk
+    ]  # fmt: skip
+    assert found.due_count == 5
 
 
 def test_the_due_count_is_capped_by_the_days_review_limit_above_the_ranked_few():

@@ -11,10 +11,13 @@ import pytest
 from django.utils import timezone
 from fsrs.scheduler import DEFAULT_PARAMETERS
 
+from accounts.models import User
 from engine.scheduling import CardState, Rating, replay
 from reviews.cards import card_state, scheduler_config
 from reviews.fitting import cards_rederive, refit_sweep
 from reviews.models import Answer, Card
+from reviews.services import Submitted
+from reviews.sync import OfflineReview, reviews_sync
 from tests.factories import QuestionFactory, UserFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -88,6 +91,50 @@ def test_a_card_re_derived_after_a_fit_equals_the_replay_of_its_history(api, lea
         assert CardState.from_dict(history[-1].card_after) == expected
     learner.refresh_from_db()
     assert learner.scheduler_rederived_at == learner.scheduler_fitted_at
+
+
+def test_an_answer_stepped_with_the_parameters_before_the_fit_is_stepped_again(
+    api, learner, monkeypatch
+):
+    questions = QuestionFactory.create_batch(4)
+    reviewed(api, questions, days_ago=(29, 25, 10))
+    stale = User.objects.get(pk=learner.pk)  # as a request that began before the fit read it
+    fitted(learner)
+    from reviews import fitting as service
+
+    real, batches = service._rederive, []
+
+    def then_answered(user, batch):
+        real(user, batch)
+        batches.append([card.pk for card in batch])
+        if len(batches) == 1:  # that request steps a card whose batch is done, with old ones
+            late = OfflineReview(
+                index=0,
+                client_id=uuid.uuid4(),
+                question_id=batch[0].question_id,
+                reviewed_at=timezone.now(),
+                submitted=Submitted(response="8e6", duration_ms=20_000),
+            )
+            reviews_sync(user=stale, reviews=[late], refused={}, now=timezone.now())
+
+    monkeypatch.setattr(service, "_rederive", then_answered)
+
+    assert cards_rederive(user_id=learner.pk, batch_size=2) == 4
+
+    first = batches[0][0]
+    assert batches == [batches[0], batches[1], [first]]  # then the card answered meanwhile
+    config = scheduler_config(learner)
+    for card in Card.objects.all():
+        history = log(card)
+        expected = replay(
+            [(a.created_at, Rating(a.rating)) for a in history],
+            start=history[0].created_at,
+            config=config,
+            seed=card.seed,
+        )
+        assert card_state(card) == expected
+        assert CardState.from_dict(history[-1].card_after) == expected
+    assert len(log(Card.objects.get(pk=first))) == 4
 
 
 def test_re_deriving_again_changes_nothing_and_the_sweep_no_longer_owes_it(api, learner):
