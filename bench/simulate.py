@@ -26,8 +26,7 @@ Policies (`--policies`):
   fits judged on later reviews; each card re-derived after a kept fit; the sweep counting only
   the reviews a fit can use, and a check that found too few recorded; a card in the review
   phase due all through the learner's day it falls due in, unless it is a day apart (then
-  within the learn-ahead, as a learning card is); only a lesson's new questions waiting once
-  one of its cards is answered.
+  due at its time); only a lesson's new questions waiting once one of its cards is answered.
 
 Prints, per population and policy:
 - the predictions in use (the chance of recall the scheduler gave each review a day or more
@@ -409,7 +408,7 @@ def simulate_learner(
                 )
                 by = np.where(reviewing, review_by, now + LEARN_AHEAD)
                 if rule == "day":  # a card a day apart is due at its time (reviews.queue)
-                    by = np.where(due - last < SHORT_INTERVAL, now + LEARN_AHEAD, by)
+                    by = np.where(reviewing & (due - last < SHORT_INTERVAL), now, by)
                 ready = np.flatnonzero(~new & ~suspended & open_ & (due <= by))
                 if len(ready):
                     overdue = ready[due[ready] <= now]

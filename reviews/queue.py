@@ -3,15 +3,15 @@
 Days are the learner's own: they start at `day_starts_at_hour` in the learner's time zone.
 A card in the review phase is due all through the learner's day it falls due in (one studied at
 a slightly earlier hour than the day before would otherwise wait a whole day, and be recalled
-less), unless it is a day apart (see `SHORT_INTERVAL`); that one, and a learning card, due
-minutes after its last step, count as due within the learn-ahead window. Suspended cards stay
-out, and so do a card the learner buried and the siblings of a card answered today: the new
-questions of the same lesson wait until the next day. Its due cards come all the same: in
-`bench.simulate`, holding them back too cost about a point of retention. A learner without
-Pro gets no Pro question. Overdue cards come lowest chance of recall first, then the others
-due today, soonest first. New questions come in course order from the learner's new cards
-(made ahead, see `reviews.deck`). A fixed number of queries, each an index range read of a
-bounded length, however large the deck.
+less), unless it is a day apart (see `SHORT_INTERVAL`): that one is due at its time. A
+learning card, due minutes after its last step, counts as due within the learn-ahead window.
+Suspended cards stay out, and so do a card the learner buried and the siblings of a card
+answered today: the new questions of the same lesson wait until the next day. Its due cards
+come all the same: in `bench.simulate`, holding them back too cost about a point of
+retention. A learner without Pro gets no Pro question. Overdue cards come lowest chance of
+recall first, then the others due today, soonest first. New questions come in course order
+from the learner's new cards (made ahead, see `reviews.deck`). A fixed number of queries,
+each an index range read of a bounded length, however large the deck.
 
 The interview bank's questions are in no lesson: their cards come when due like any other
 (in a queue narrowed to no course or lesson), have no siblings, and never come as new (a bank
@@ -52,9 +52,11 @@ from reviews.models import Answer, Card
 LEARN_AHEAD = timedelta(minutes=20)
 SHORT_INTERVAL = timedelta(days=2)
 """A review card scheduled less than this after its last review (a day apart) is due at its
-time, within the learn-ahead, not all through its day: reviewed even an hour early, its
-interval counts as no whole day, and the review hardly strengthens it (`bench.simulate --due
-any-day`: about a tenth more answers for about the same retention)."""
+time, not all through its day nor within the learn-ahead: reviewed even a minute early, its
+interval counts as no whole day, and the review hardly strengthens it, so it comes back the
+next day, and the next. In `bench.simulate`, due all day such cards cost about a tenth more
+answers per remembered question (`--due any-day`), and within the learn-ahead half as many
+again for learners who study at the same hour every day."""
 DAY_AND_A_HALF = timedelta(hours=36)  # from a day's start, always within the next day
 _TICK = timedelta(microseconds=1)  # the last moment of a day is its end less this
 quote = connection.ops.quote_name
@@ -238,8 +240,8 @@ def _cards(
 ) -> QuerySet[Card]:
     """The learner's cards that may come now: not suspended, not buried, and either new or
     due: in the review phase, by `due_by` (today's last moment, or later within the
-    learn-ahead); learning, or in the review phase a day apart (`SHORT_INTERVAL`), by
-    `due_before`. One index range (the day's), less the few cards due later today."""
+    learn-ahead), or by now when a day apart (`SHORT_INTERVAL`); learning, by `due_before`.
+    One index range (the day's), less the few cards due later today."""
     cards = Card.objects.filter(user_id=user_id, suspended=False)
     if new:
         cards = cards.filter(state=Card.State.NEW)
@@ -247,9 +249,10 @@ def _cards(
         cards = (
             cards.filter(due__lte=due_by)
             .exclude(state=Card.State.NEW)
+            .exclude(~Q(state=Card.State.REVIEW), due__gt=due_before)
             .exclude(
-                ~Q(state=Card.State.REVIEW) | Q(last_review__gt=F("due") - SHORT_INTERVAL),
-                due__gt=due_before,
+                Q(state=Card.State.REVIEW, last_review__gt=F("due") - SHORT_INTERVAL),
+                due__gt=now,
             )
         )
     return cards.exclude(buried_until__gt=now)

@@ -97,7 +97,8 @@ def test_each_check_judges_against_the_defaults_and_refits_an_earlier_fit(
 
     assert result is not None
     assert result.log_loss_defaults == pytest.approx(later_half(histories, DEFAULT_PARAMETERS))
-    assert result.kept and not result.back_to_defaults
+    assert result.kept
+    assert not result.back_to_defaults
     # What is kept is the fit on the whole history, holding what it does not settle.
     assert result.parameters == fitting.fitted(histories, FORGETFUL)
 
@@ -122,7 +123,8 @@ def test_a_fit_that_only_wins_in_sample_is_not_kept() -> None:
 
     assert again is not None
     assert again.log_loss_fitted > again.log_loss_defaults
-    assert not again.kept and again.back_to_defaults
+    assert not again.kept
+    assert again.back_to_defaults
 
 
 def test_what_the_history_does_not_settle_stays_as_it_was(

@@ -196,7 +196,9 @@ def test_an_earlier_fit_gives_way_to_the_defaults_when_fits_predict_worse():
 
     outcome = scheduler_fit(user=user, now=now)
 
-    assert not outcome.kept and outcome.back_to_defaults and outcome.changed
+    assert not outcome.kept
+    assert outcome.back_to_defaults
+    assert outcome.changed
     assert outcome.log_loss_after > outcome.log_loss_before
     user.refresh_from_db()
     assert user.scheduler_parameters is None

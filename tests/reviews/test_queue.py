@@ -86,7 +86,7 @@ def test_overdue_cards_come_lowest_chance_of_recall_first_then_the_learn_ahead_o
     sturdy = reviewed(now - timedelta(days=5), stability=100.0, days_since=105)
     # One day overdue on a one-day memory: recall has fallen much further.
     fragile = reviewed(now - timedelta(days=1), stability=1.0, days_since=3)
-    ahead = reviewed(now + timedelta(minutes=10), stability=0.5, days_since=1)
+    ahead = reviewed(now + timedelta(minutes=10), stability=2.5, days_since=3)
 
     found = review_queue(user=user, now=now, limit=10)
 
@@ -95,7 +95,7 @@ def test_overdue_cards_come_lowest_chance_of_recall_first_then_the_learn_ahead_o
 
 
 @pytest.mark.parametrize("waiting", [False, True], ids=["no lesson waiting", "a lesson waiting"])
-def test_a_review_card_is_due_all_day_a_learning_or_next_day_card_within_the_learn_ahead(
+def test_a_review_card_is_due_all_day_a_learning_one_within_the_learn_ahead_a_day_apart_at_its_time(
     waiting,
 ):
     # The learner's day began at 04:00 UTC and ends at 04:00 tomorrow.
@@ -121,19 +121,21 @@ def test_a_review_card_is_due_all_day_a_learning_or_next_day_card_within_the_lea
             rating=3, card=other, created_at=now - timedelta(hours=1),
         )  # fmt: skip
 
-    # Cards a day apart are due at their time (within the learn-ahead), not all day: reviewed
-    # earlier, their interval would count as no whole day.
+    # Cards a day apart are due at their time, not all day nor within the learn-ahead:
+    # reviewed earlier, their interval would count as no whole day. (The one due a minute ago
+    # has the lowest chance of recall of the overdue ones, so it comes first.)
     def a_day_apart(due):
         return card(user, QuestionFactory(lesson=lesson), due=due, stability=0.8,
                     last_review=due - timedelta(days=1))  # fmt: skip
 
-    next_day = a_day_apart(now + timedelta(minutes=15))
+    next_day = a_day_apart(now - timedelta(minutes=1))
+    a_day_apart(now + timedelta(minutes=5))
     a_day_apart(at("10T20:05"))
 
     found = review_queue(user=user, now=now, limit=10)
 
     assert [c.pk for c in found.cards] == [
-        overdue.pk, step.pk, next_day.pk, tonight.pk, last_thing.pk
+        next_day.pk, overdue.pk, step.pk, tonight.pk, last_thing.pk
     ]  # fmt: skip
     assert found.due_count == 5
 
