@@ -64,8 +64,8 @@ MARGIN_Z = 3.0
 """How many standard errors of the paired difference in log loss a fit must win by. A learner
 is checked again and again as reviews come, so the bar is well above a single test's 2: in
 `bench.simulate`, of 100 learners whose memory is exactly the defaults, one or two kept a fit
-at 2 and none or one at 2.5, each predicting the reviews after it worse; at 3, none (three
-seeds)."""
+at 2 and none or one at 2.5 (two seeds), each predicting the reviews after it worse; at 3,
+none with two seeds of three and one with the third."""
 
 EPOCHS = 160
 """Passes fsrs-rs makes over the reviews. Its default, 5, leaves a learner's fit well short of
