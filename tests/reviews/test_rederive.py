@@ -64,6 +64,16 @@ def log(card):
     )
 
 
+def replayed(card, history, config):
+    """The card as a replay of its review log from new gives it."""
+    return replay(
+        [(a.created_at, Rating(a.rating)) for a in history],
+        start=history[0].created_at,
+        config=config,
+        seed=card.seed,
+    )
+
+
 def test_a_card_re_derived_after_a_fit_equals_the_replay_of_its_history(api, learner):
     questions = QuestionFactory.create_batch(5)
     reviewed(api, questions, days_ago=(29, 28, 25, 20, 12, 3))
@@ -76,12 +86,7 @@ def test_a_card_re_derived_after_a_fit_equals_the_replay_of_its_history(api, lea
     assert config.parameters == OWN
     for card in Card.objects.all():
         history = log(card)
-        expected = replay(
-            [(a.created_at, Rating(a.rating)) for a in history],
-            start=history[0].created_at,
-            config=config,
-            seed=card.seed,
-        )
+        expected = replayed(card, history, config)
         assert card_state(card) == expected
         assert card_state(card) != before[card.pk]  # the new parameters moved it
         # The log agrees with it: each review starts where the one before left the card.
@@ -126,12 +131,7 @@ def test_an_answer_stepped_with_the_parameters_before_the_fit_is_stepped_again(
     config = scheduler_config(learner)
     for card in Card.objects.all():
         history = log(card)
-        expected = replay(
-            [(a.created_at, Rating(a.rating)) for a in history],
-            start=history[0].created_at,
-            config=config,
-            seed=card.seed,
-        )
+        expected = replayed(card, history, config)
         assert card_state(card) == expected
         assert CardState.from_dict(history[-1].card_after) == expected
     assert len(log(Card.objects.get(pk=first))) == 4
