@@ -121,7 +121,13 @@ def state(username: str) -> dict:
     user = User.objects.get(username=username)
     answers = Answer.objects.filter(user=user).order_by("pk")
     return {
-        "answers": [(a.question.key, a.mode, a.status) for a in answers if a.mode == "practice"],
+        # Whether a typed 1 is right for a generated card depends on its variant: its status is
+        # left out.
+        "answers": [
+            (a.question.key, a.mode, "drawn" if a.question.generator else a.status)
+            for a in answers.select_related("question")
+            if a.mode == "practice"
+        ],
         "reviews": answers.filter(mode="review").count(),
         "generated reviews": answers.filter(mode="review").exclude(question__generator="").count(),
         "cards reviewed": Card.objects.filter(user=user).exclude(state="new").count(),
