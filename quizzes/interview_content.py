@@ -21,7 +21,7 @@ import yaml
 from rest_framework import serializers
 
 from course import markdown
-from course.content.files import CourseData, Reader
+from course.content.files import CourseData, Reader, yaml_load
 from course.content.schema import StrictSerializer, slug_field
 from course.content.sync import Changes, archive, upsert
 from course.models import Lesson
@@ -79,7 +79,7 @@ def _course_keys(root: Path) -> set[str]:
     keys: set[str] = set()
     for path in sorted(root.glob("courses/*/questions/*.yaml")):
         try:
-            entries = yaml.safe_load(path.read_text(encoding="utf-8"))
+            entries = yaml_load(path.read_text(encoding="utf-8"))
         except (OSError, yaml.YAMLError):
             continue  # the courses' part reports it
         for entry in entries if isinstance(entries, list) else []:

@@ -19,6 +19,15 @@ from course.content.schema import CourseSchema, GlossarySchema, LessonSchema
 from course.models import Access
 from course.web import embeds
 
+# libyaml's parser where PyYAML was built with it (its wheels are): the same safe subset of
+# YAML, read about five times as fast as the pure-Python parser.
+SAFE_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def yaml_load(source: Any) -> Any:
+    """YAML text or an open file, read safely (plain data only, no Python objects)."""
+    return yaml.load(source, Loader=SAFE_LOADER)
+
 
 @dataclass(frozen=True)
 class ContentProblem:
@@ -91,7 +100,7 @@ class Reader:
     def load_yaml(self, path: Path) -> Any:
         try:
             with path.open(encoding="utf-8") as handle:
-                return yaml.safe_load(handle)
+                return yaml_load(handle)
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)
             where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else "file"

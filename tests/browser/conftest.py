@@ -15,14 +15,14 @@ import os
 import shutil
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from io import StringIO
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
 from django.conf import settings as django_settings
-from django.core.management import call_command
+
+from tests.content import load_shipped
 
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
@@ -76,7 +76,7 @@ def site(browser_server: Any, transactional_db: Any) -> str:
 
 @pytest.fixture
 def course(site: str) -> None:
-    call_command("load_content", str(django_settings.CONTENT_DIR), stdout=StringIO())
+    load_shipped()
 
 
 @dataclass

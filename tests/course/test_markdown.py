@@ -3,15 +3,14 @@ along with them."""
 
 import re
 from html.parser import HTMLParser
-from io import StringIO
 
 import pytest
 from django.conf import settings
-from django.core.management import call_command
 
 from course import markdown
 from course.content.files import read_content
 from course.models import Section
+from tests.content import load_shipped
 from tests.course.test_load_content import lesson, load, load_failing, write_content
 from tests.quizzes.test_load_questions import numeric, write_questions
 
@@ -201,7 +200,7 @@ def test_a_loaded_section_holds_mathml(tmp_path):
 
 @pytest.mark.django_db
 def test_the_shipped_attention_lesson_typesets_its_formula():
-    call_command("load_content", str(settings.CONTENT_DIR), stdout=StringIO())
+    load_shipped()
 
     html = Section.objects.get(lesson__slug="attention", slug="queries-keys-values").body_html
 

@@ -5,18 +5,16 @@ The course is loaded from content/ and read over HTTP, as a learner's app reads 
 
 import math
 import re
-from io import StringIO
 
 import numpy as np
 import pytest
-from django.conf import settings
-from django.core.management import call_command
 
 from accounts.models import User
 from course.models import GlossaryTerm
 from course.web import richtext
 from engine import get_family, grade, labs
 from quizzes.models import Question
+from tests.content import load_shipped
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -26,7 +24,7 @@ GPT3_WIDTH = 12_288
 
 @pytest.fixture
 def course(api):
-    call_command("load_content", str(settings.CONTENT_DIR), stdout=StringIO())
+    load_shipped()
     api.authenticate(UserFactory(plan=User.Plan.PRO))
     return api
 

@@ -3,13 +3,11 @@ right one's position says nothing, and the answer's verdicts come back in the or
 
 import math
 from collections import Counter
-from io import StringIO
 
 import pytest
-from django.conf import settings
-from django.core.management import call_command
 
 from quizzes.models import Question
+from tests.content import load_shipped
 from tests.factories import ChoiceFactory, UserFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -25,7 +23,7 @@ def learner(api):
 
 
 def test_over_the_bank_the_right_choice_is_not_given_away_by_its_position(api):
-    call_command("load_content", str(settings.CONTENT_DIR), stdout=StringIO())
+    load_shipped()
     api.authenticate(UserFactory(new_cards_per_day=500, plan="pro"))  # the whole bank
     right = {
         question.pk: {c.pk for c in question.choices.all() if c.is_correct}

@@ -4,11 +4,8 @@ to itself, and every generated family grades right answers right and names each 
 import json
 import re
 from fractions import Fraction
-from io import StringIO
 
 import pytest
-from django.conf import settings
-from django.core.management import call_command
 
 from accounts.models import User
 from config.throttles import ScopedRateThrottle
@@ -16,6 +13,7 @@ from engine import FAMILIES, Interval, get_family
 from engine.formatting import format_number
 from quizzes.models import Question
 from reviews.models import Answer
+from tests.content import load_shipped
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -40,7 +38,7 @@ FORBIDDEN_KEYS = {
 def bank(api, monkeypatch):
     # These tests answer hundreds of times in a minute; the per-learner limit has its own test.
     monkeypatch.setitem(ScopedRateThrottle.THROTTLE_RATES, "answers", "100000/min")
-    call_command("load_content", str(settings.CONTENT_DIR), stdout=StringIO())
+    load_shipped()
     api.authenticate(UserFactory(plan=User.Plan.PRO))  # the whole bank, Pro questions included
     return Question.objects.live().prefetch_related("choices")
 

@@ -8,19 +8,18 @@ from __future__ import annotations
 import functools
 import shutil
 from collections import Counter
-from io import StringIO
 from pathlib import Path
 
 import pytest
 import yaml
 from django.conf import settings
-from django.core.management import call_command
 
 from engine.coding import PROBLEMS, get_problem
 from quizzes import bank_rules
 from quizzes.coding import grade_source, hidden_seed
 from quizzes.grading import grade_submission
 from quizzes.models import InterviewCategory, Level, Question
+from tests.content import load_shipped
 
 pytestmark = pytest.mark.django_db
 
@@ -52,7 +51,7 @@ def every_question() -> list[dict]:
 
 @pytest.fixture
 def bank():
-    call_command("load_content", str(settings.CONTENT_DIR), stdout=StringIO())
+    load_shipped()
 
 
 def test_the_bank_holds_500_questions_in_14_categories_of_20_or_more(bank):

@@ -7,14 +7,12 @@ from __future__ import annotations
 import re
 from collections import Counter
 from html import unescape
-from io import StringIO
 
 import pytest
-from django.conf import settings
-from django.core.management import call_command
 
 from course.web import diagrams
 from engine import labs
+from tests.content import load_shipped
 
 pytestmark = pytest.mark.django_db
 
@@ -23,7 +21,7 @@ LESSON = "/courses/transformers/mlp-fact-store/"
 
 @pytest.fixture
 def shipped():
-    call_command("load_content", str(settings.CONTENT_DIR), stdout=StringIO())
+    load_shipped()
 
 
 def get(client, path, **headers):
