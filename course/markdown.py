@@ -9,6 +9,7 @@ the MathML itself (Chromium ignores `alttext`), while the source stays there to 
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 from xml.etree.ElementTree import Element, SubElement, tostring
 
@@ -194,7 +195,11 @@ _ATTRIBUTES = {
 } | _MATHML_ATTRIBUTES
 
 
+@lru_cache(maxsize=4096)
 def render(markdown: str) -> str:
+    """`markdown` as sanitized HTML. The same text always renders the same, so the most
+    recent few thousand are kept: a content load renders each of the bank's texts, and a
+    generated prompt is rendered again on each of its requests."""
     html = _md.render(markdown)
     return nh3.clean(
         html,
