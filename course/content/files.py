@@ -20,7 +20,7 @@ from course.models import Access
 from course.web import embeds
 
 # libyaml's parser where PyYAML was built with it (its wheels are): the same safe subset of
-# YAML, read about five times as fast as the pure-Python parser.
+# YAML, parsed in C (the shipped content is read in 1.4 s instead of 3.0 s).
 SAFE_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
