@@ -68,8 +68,8 @@ at 2 and none or one at 2.5 (two seeds), each predicting the reviews after it wo
 none with two seeds of three and one with the third (some five checks each: at 3 a check's
 false keep has a chance of about 1 in 700, about 0.7 expected in 100 learners). At 3.5 none
 kept one with four seeds. The price is paid by learners whose memory differs from the
-defaults only a little: with their own parameters 12 to 14 learners in 100 kept a fit within
-half a year (three seeds), against 15 to 19 at 3."""
+defaults only a little: with their own parameters 12 to 15 learners in 100 kept a fit within
+half a year (four seeds), against 15 to 19 at 3 (three seeds)."""
 
 EPOCHS = 160
 """Passes fsrs-rs makes over the reviews. Its default, 5, leaves a learner's fit well short of
