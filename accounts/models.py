@@ -70,6 +70,9 @@ class User(AbstractUser):
     # Under this many milliseconds a right answer is rated Easy: set only where the learner's
     # history shows their fast right answers are remembered better (engine.fitting).
     easy_answer_ms = models.PositiveIntegerField(null=True, blank=True, editable=False)
+    # How far above `desired_retention` the reviews the scheduler can place are aimed, so that
+    # all the learner's reviews come out at the desired retention (engine.fitting.retention_raise).
+    retention_raise = models.FloatField(default=0.0, editable=False)
     # The learner's local date of their last due-review reminder: at most one a day.
     reminded_on = models.DateField(null=True, blank=True, editable=False)
     # When the user was last signed out everywhere (sign-out of every device, or a new
@@ -83,10 +86,20 @@ class User(AbstractUser):
                 name="user_desired_retention_range",
             ),
             models.CheckConstraint(
+                condition=models.Q(retention_raise__gte=0.0, retention_raise__lte=0.05),
+                name="user_retention_raise_range",
+            ),
+            models.CheckConstraint(
                 condition=models.Q(day_starts_at_hour__lte=23, reminder_hour__lte=23),
                 name="user_hours_range",
             ),
         ]
+
+    @property
+    def scheduled_retention(self) -> float:
+        """The chance of recall the scheduler aims each review it can place at: the desired
+        retention, raised to make up for the reviews it cannot place."""
+        return round(min(self.desired_retention + self.retention_raise, 0.99), 4)
 
     @property
     def is_pro(self) -> bool:

@@ -58,6 +58,7 @@ def export_profile(user: User) -> dict[str, Any]:
             "checked_at": _iso(user.scheduler_checked_at),
             "rederived_at": _iso(user.scheduler_rederived_at),
             "easy_answer_ms": user.easy_answer_ms,
+            "retention_raise": user.retention_raise,
         },
         "reminders": {
             "reminder_hour": user.reminder_hour,

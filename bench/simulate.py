@@ -26,7 +26,9 @@ Policies (`--policies`):
   fits judged on later reviews; each card re-derived after a kept fit; the sweep counting only
   the reviews a fit can use, and a check that found too few recorded; a card in the review
   phase due all through the learner's day it falls due in, unless it is a day apart (then
-  due at its time); only a lesson's new questions waiting once one of its cards is answered.
+  due at its time); only a lesson's new questions waiting once one of its cards is answered;
+  at each check, the reviews that can be placed aimed above the desired retention by what
+  those that cannot fall short (`engine.fitting.retention_raise`).
 
 Prints, per population and policy:
 - the predictions in use (the chance of recall the scheduler gave each review a day or more
@@ -38,12 +40,14 @@ Prints, per population and policy:
   gives it, from the card's stability, was a day or more). A card that leaves its learning
   steps weaker than that (most often one missed at first sight) is due the next day, the
   soonest a once-a-day learner sees it again, when its chance of recall is already below the
-  desired one: no schedule can place that review at the desired retention;
+  desired one: no schedule can place that review at the desired retention (under `now` the
+  others are aimed above it to make up for these);
 - answers (every one, learning steps included) per question remembered at the end (the sum of
   the true chances of recall on the last day);
 - fits: sent to the fitter, kept, and, for kept fits, the log loss on every later review of
   the fitted parameters, the defaults and (own memories) the learner's true parameters, pooled,
-  and how many learners' kept fits did worse than the defaults would have.
+  and how many learners' kept fits did worse than the defaults would have;
+- under `now`, how far the checks aimed above the desired retention.
 
     .venv/bin/python -m bench.simulate [--learners 100] [--items 200] [--days 180] [--seed 1]
         [--populations own,default,power] [--policies before,now]
@@ -220,11 +224,14 @@ class Policy:
     record_short_checks: bool  # a check that found too few reviews waits for more
     due: str  # "learn-ahead": due by now + 20 minutes; "day", "any-day", "6h": see --due
     siblings: str  # once one of a lesson's cards is answered: "all" its cards wait, or "new"
+    aim: bool  # aim the reviews that can be placed above the desired retention (fitting)
 
 
 POLICIES = {
-    "before": Policy("before", "fast", "in-sample", False, "answers", False, "learn-ahead", "all"),
-    "now": Policy("now", "earned", "judged", True, "usable", True, "day", "new"),
+    "before": Policy(
+        "before", "fast", "in-sample", False, "answers", False, "learn-ahead", "all", False
+    ),
+    "now": Policy("now", "earned", "judged", True, "usable", True, "day", "new", True),
 }
 
 
@@ -286,6 +293,7 @@ class Run:
     too_few: int = 0
     back_to_defaults: int = 0
     easy_ms: int | None = None
+    raises: list[float] = field(default_factory=list)  # the retention raise set at each check
     histories: list[list[tuple[datetime, int]]] = field(default_factory=list)
     true_parameters: tuple[float, ...] | None = None
 
@@ -368,23 +376,26 @@ def simulate_learner(
             if not found_too_few or policy.record_short_checks:
                 checked_at = day_start
             if kept is not None:
-                config = SchedulerConfig(
-                    parameters=None if kept == tuple(DEFAULT_PARAMETERS) else kept,
-                    desired_retention=DESIRED["retention"],
+                config = replace(
+                    config, parameters=None if kept == tuple(DEFAULT_PARAMETERS) else kept
                 )
                 run.kept.append((day_start, kept))
-                if policy.rederive:
-                    for item in np.flatnonzero(~new):
-                        state = replay(
-                            histories[item],
-                            start=histories[item][0][0],
-                            config=config,
-                            seed=seeds[item],
-                        )
-                        states[item] = state
-                        due[item] = state.due.timestamp()
-                        stability[item] = state.stability
-                        reviewing[item] = state.state == "review"
+            if policy.aim:  # as reviews.fitting.scheduler_fit sets it, before re-deriving
+                raised = fitting.retention_raise(histories, config.parameters, DESIRED["retention"])
+                config = replace(config, desired_retention=min(DESIRED["retention"] + raised, 0.99))
+                run.raises.append(raised)
+            if kept is not None and policy.rederive:
+                for item in np.flatnonzero(~new):
+                    state = replay(
+                        histories[item],
+                        start=histories[item][0][0],
+                        config=config,
+                        seed=seeds[item],
+                    )
+                    states[item] = state
+                    due[item] = state.due.timestamp()
+                    stability[item] = state.stability
+                    reviewing[item] = state.state == "review"
             if policy.easy == "earned":
                 easy_ms = fitting.earned_easy_ms(timed, config.parameters)
         if behaviour.random() < skips:
@@ -478,7 +489,7 @@ def simulate_learner(
             run.placeable.append(
                 state.stability is not None
                 and memory.interval_for(
-                    fitting.weights(config.parameters), state.stability, config.desired_retention
+                    fitting.weights(config.parameters), state.stability, DESIRED["retention"]
                 )
                 >= 1
             )
@@ -554,6 +565,7 @@ class Summary:
     later_reviews: int
     worse: int
     learners_kept: int
+    raises: list[float]  # every retention raise a check set
 
 
 def summarise(runs: list[Run]) -> Summary:
@@ -583,7 +595,10 @@ def summarise(runs: list[Run]) -> Summary:
                 reviews = fitting.scored(run.histories, chosen)
                 within = (reviews.at >= when) & (reviews.at < end)
                 part = fitting.Scored(
-                    reviews.at[within], reviews.passed[within], reviews.chance[within]
+                    reviews.at[within],
+                    reviews.passed[within],
+                    reviews.chance[within],
+                    reviews.stability[within],
                 )
                 losses[name].append(part.losses())
         fitted, default = np.concatenate(losses["fitted"]), np.concatenate(losses["default"])
@@ -616,6 +631,7 @@ def summarise(runs: list[Run]) -> Summary:
         later_reviews=sum(len(p) for p in later["fitted"]),
         worse=worse,
         learners_kept=learners_kept,
+        raises=[x for r in runs for x in r.raises],
     )
 
 
@@ -648,13 +664,13 @@ def report(population: str, policy: str, summary: Summary, seconds: float) -> No
     s = summary
     print(
         f"{population:8s} {policy:7s} log loss {s.log_loss:.4f}  RMSE(bins) {s.rmse_bins:.4f}  "
-        f"retention {s.retention:.3f} (desired {DESIRED['retention']:.3f})  answers/remembered "
+        f"retention {s.retention:.4f} (desired {DESIRED['retention']:.3f})  answers/remembered "
         f"{s.answers_per_remembered:.2f} (remembered at the end {s.remembered_share:.3f})  "
         f"Easy {s.easy_share:.0%} of answers  ({seconds:.0f} s)"
     )
     print(
         f"{'':17s}retention where the scheduler could place the review at the desired one: "
-        f"{s.placeable:.3f} ({s.placeable_share:.0%} of reviews)"
+        f"{s.placeable:.4f} ({s.placeable_share:.0%} of reviews)"
     )
     later = "  ".join(f"{name} {loss:.4f}" for name, loss in s.later.items())
     print(
@@ -662,6 +678,12 @@ def report(population: str, policy: str, summary: Summary, seconds: float) -> No
         f"defaults {s.back_to_defaults}; "
         f"learners with an earned Easy {s.learners_with_easy}"
     )
+    if s.raises:
+        raises = np.array(s.raises)
+        print(
+            f"{'':17s}aimed above the desired retention by {raises.mean():.4f} on average over "
+            f"{len(raises)} checks (median {np.median(raises):.4f}, most {raises.max():.4f})"
+        )
     if s.later:
         print(
             f"{'':17s}later reviews after kept fits ({s.later_reviews}): {later}; "

@@ -100,15 +100,24 @@ tried at every check, so a learner is tested some forty times in half a year: at
 four in 100 simulated learners (`bench.simulate`, default memories, where speed says nothing
 the chance of recall does not) earned a threshold on noise; at 4, none."""
 
+RAISE_WINDOW = 500
+"""The learner's most recent scored reviews that set how far their schedule aims above their
+desired retention (`retention_raise`)."""
+
+RAISE_MAX = 0.05
+"""The most the schedule aims above the desired retention."""
+
 
 @dataclass(frozen=True)
 class Scored:
     """The scored reviews of some histories, in time order: when (POSIX seconds), whether each
-    was passed, and the chance of recall the parameters gave it."""
+    was passed, the chance of recall the parameters gave it, and the card's stability (days)
+    before it."""
 
     at: NDArray[np.float64]
     passed: NDArray[np.bool_]
     chance: NDArray[np.float64]
+    stability: NDArray[np.float64]
 
     def losses(self) -> NDArray[np.float64]:
         """Each review's log loss."""
@@ -153,6 +162,7 @@ def scored(histories: Sequence[History], parameters: Sequence[float] | None = No
     at: list[float] = []
     passed: list[bool] = []
     chance: list[float] = []
+    before: list[float] = []
     for history in histories:
         stability = difficulty = 0.0
         previous: datetime | None = None
@@ -165,6 +175,7 @@ def scored(histories: Sequence[History], parameters: Sequence[float] | None = No
                     at.append(when.timestamp())
                     passed.append(rating > 1)
                     chance.append(memory.recall_chance(w, stability, days))
+                    before.append(stability)
                 stability, difficulty = memory.after_review(w, stability, difficulty, days, rating)
             previous = when
     order = np.argsort(np.array(at, dtype=np.float64), kind="stable")
@@ -172,6 +183,7 @@ def scored(histories: Sequence[History], parameters: Sequence[float] | None = No
         at=np.array(at, dtype=np.float64)[order],
         passed=np.array(passed, dtype=np.bool_)[order],
         chance=np.array(chance, dtype=np.float64)[order],
+        stability=np.array(before, dtype=np.float64)[order],
     )
 
 
@@ -365,3 +377,31 @@ def earned_easy_ms(
         if z >= EASY_Z and (best is None or z > best[0]):
             best = (z, threshold)
     return None if best is None else best[1]
+
+
+def retention_raise(
+    histories: Sequence[History], parameters: Sequence[float] | None, desired: float
+) -> float:
+    """How far above `desired` to aim the reviews the scheduler can place, so that the
+    learner's reviews, all of them, are passed at the desired retention.
+
+    Some reviews cannot be placed: a card weaker than a day (most often one missed at first
+    sight) has an interval of a whole day, and by then its chance of recall is under the
+    desired one. Over the learner's last `RAISE_WINDOW` scored reviews, their shortfall (the
+    desired retention less the chance of each, as `parameters` predict it) is spread over the
+    reviews that could be placed. Predictions, not outcomes: what the learner recalls or
+    forgets does not move it, only how their cards stand. At most `RAISE_MAX`; 0 with fewer
+    than a hundred scored reviews.
+    """
+    reviews = scored(histories, parameters)
+    chance, stability = reviews.chance[-RAISE_WINDOW:], reviews.stability[-RAISE_WINDOW:]
+    if len(chance) < 100:
+        return 0.0
+    w = weights(parameters)
+    # interval_for(w, s, desired) < 1 day, in one pass: it is linear in the stability.
+    unplaceable = stability * memory.interval_for(w, 1.0, desired) < 1.0
+    placeable = int(np.count_nonzero(~unplaceable))
+    if placeable == 0:
+        return RAISE_MAX
+    shortfall = float(np.sum(desired - chance[unplaceable]))
+    return round(min(max(shortfall / placeable, 0.0), RAISE_MAX), 4)

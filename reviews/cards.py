@@ -58,9 +58,10 @@ def apply_state(card: Card, state: CardState) -> None:
 
 
 def scheduler_config(user: User) -> SchedulerConfig:
-    """The learner's retention goal, and their fitted parameters once they have some."""
+    """The learner's retention goal (raised for the reviews that cannot be placed at it), and
+    their fitted parameters once they have some."""
     parameters = tuple(user.scheduler_parameters) if user.scheduler_parameters else None
-    return SchedulerConfig(desired_retention=user.desired_retention, parameters=parameters)
+    return SchedulerConfig(desired_retention=user.scheduled_retention, parameters=parameters)
 
 
 CARD_COLUMNS = rows.Columns(Card)

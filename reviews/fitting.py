@@ -3,7 +3,8 @@ only when they predict the learner's later reviews better than fsrs's defaults
 (`engine.fitting.fit`), the defaults back when an earlier fit no longer does; then each of
 their cards re-derived from its history with the parameters in use, so the schedule and the
 predictions agree. The same check sets the answer time under which the learner's right
-answers count as Easy, where their history has earned one.
+answers count as Easy, where their history has earned one, and how far above their desired
+retention the reviews that can be placed are aimed (`engine.fitting.retention_raise`).
 
 The nightly sweep hands on a learner once they have enough reviews a fit can use (a whole day
 or more after the card's previous one), and enough of them since their last check, whatever
@@ -87,7 +88,7 @@ def scheduler_fit(*, user: User, now: datetime) -> FitOutcome:
     histories = _untimed(timed)
     result = fitting.fit(histories, current=user.scheduler_parameters)
     kept = result is not None and result.kept
-    fields = ["scheduler_checked_at", "easy_answer_ms"]
+    fields = ["scheduler_checked_at", "easy_answer_ms", "retention_raise"]
     user.scheduler_checked_at = now
     back = result is not None and result.back_to_defaults
     if result is not None and (kept or back):
@@ -95,6 +96,9 @@ def scheduler_fit(*, user: User, now: datetime) -> FitOutcome:
         user.scheduler_fitted_at = now
         fields += ["scheduler_parameters", "scheduler_fitted_at"]
     user.easy_answer_ms = fitting.earned_easy_ms(timed, user.scheduler_parameters)
+    user.retention_raise = fitting.retention_raise(
+        histories, user.scheduler_parameters, user.desired_retention
+    )
     user.save(update_fields=fields)
     if result is None:
         return FitOutcome(fitting.scored_reviews(histories), False, None, None, user.easy_answer_ms)

@@ -29,14 +29,32 @@ class UserSerializer(serializers.ModelSerializer[User]):
         "9999-12-31T00:00:00Z means no end is set (a classroom seat, a grant from staff)."
     )
 
+    scheduled_retention = serializers.FloatField(
+        read_only=True,
+        help_text="The chance of recall the scheduler aims the reviews it can place at: "
+        "`desired_retention`, raised a little to make up for the reviews no schedule can place "
+        "(a card weaker than a day comes back the next day, already under it), so that the "
+        "caller's reviews, all together, are passed at `desired_retention`.",
+    )
+
     class Meta:
         model = User
-        fields = ("id", "username", "email", "plan", "pro_until", *STUDY_SETTINGS, "date_joined")
+        fields = (
+            "id",
+            "username",
+            "email",
+            "plan",
+            "pro_until",
+            *STUDY_SETTINGS,
+            "scheduled_retention",
+            "date_joined",
+        )
         read_only_fields = ("id", "username", "plan", "pro_until", "date_joined")
         extra_kwargs = {
             "timezone": {"help_text": "An IANA time zone name, e.g. 'Europe/Berlin'."},
             "desired_retention": {
-                "help_text": "The chance of recall the scheduler aims for, 0.70 to 0.99."
+                "help_text": "The share of reviews the caller should pass, 0.70 to 0.99: "
+                "see `scheduled_retention`."
             },
             "day_starts_at_hour": {"help_text": "The local hour a new study day starts (0-23)."},
             "reminder_hour": {"help_text": "The local hour for due-review reminders (0-23)."},

@@ -293,7 +293,15 @@ class SettingsForm(forms.Form):
     def for_user(cls, user: User, data: Any = None) -> SettingsForm:
         initial = {field: getattr(user, field) for field in services.SETTINGS_FIELDS}
         initial["email_reminders"] = "yes" if user.email_reminders else "no"
-        return cls(data=data, initial=initial)
+        form = cls(data=data, initial=initial)
+        if user.retention_raise > 0:
+            field = form.fields["desired_retention"]
+            field.help_text = (
+                f"{field.help_text} To keep you there, your reviews are aimed a little higher, "
+                f"at {user.scheduled_retention:.2f}: a card you missed the first time comes "
+                "back the next day already below your aim, and the others make up for it."
+            )
+        return form
 
     def changes(self) -> dict[str, Any]:
         return {name: self.cleaned_data[name] for name in self.changed_data}

@@ -207,6 +207,21 @@ def test_me_patch_changes_settings_but_never_the_plan(api):
     assert user.plan == "free"
 
 
+def test_me_shows_the_retention_the_scheduler_aims_at_and_a_client_cannot_set_it(api):
+    user = UserFactory(desired_retention=0.85)
+    type(user).objects.filter(pk=user.pk).update(retention_raise=0.0123)
+    api.authenticate(user)
+
+    assert api.get("/api/v1/me/").json()["scheduled_retention"] == 0.8623
+
+    response = api.patch("/api/v1/me/", {"scheduled_retention": 0.99, "desired_retention": 0.9})
+
+    assert response.status_code == 200, response.text
+    assert response.json()["scheduled_retention"] == 0.9123
+    user.refresh_from_db()
+    assert (user.desired_retention, user.retention_raise) == (0.9, 0.0123)
+
+
 @pytest.mark.parametrize(
     ("field", "value"),
     [

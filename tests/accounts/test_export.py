@@ -72,6 +72,7 @@ def test_the_export_holds_one_of_everything_held_about_the_user(api):
     user.scheduler_checked_at = timezone.now() - timedelta(days=1)
     user.scheduler_rederived_at = user.scheduler_fitted_at
     user.easy_answer_ms = 4_000
+    user.retention_raise = 0.0125
     user.reminded_on = date(2026, 3, 4)
     user.save()
     Deck.objects.create(
@@ -97,6 +98,7 @@ def test_the_export_holds_one_of_everything_held_about_the_user(api):
         "checked_at": user.scheduler_checked_at.isoformat(),
         "rederived_at": user.scheduler_fitted_at.isoformat(),
         "easy_answer_ms": 4_000,
+        "retention_raise": 0.0125,
     }
     assert body["profile"]["reminders"] == {
         "reminder_hour": 18,

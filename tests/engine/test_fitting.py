@@ -229,3 +229,70 @@ def test_an_answer_the_learner_rated_is_not_timed_evidence() -> None:
     untimed = [[(when, rating, None) for when, rating, _ in card] for card in better]
 
     assert fitting.earned_easy_ms(untimed) is None
+
+
+def cards_seen_twice(*, missed: int, learned: int, days: int = 1, passed: bool = True):
+    """`missed` cards missed at first sight (then right ten minutes later) and `learned` cards
+    right at first sight, each reviewed once more `days` later."""
+    histories = []
+    for index in range(missed + learned):
+        first = START + timedelta(minutes=index)
+        again = [(first, 1), (first + timedelta(minutes=10), 3)] if index < missed else []
+        start = again[-1][0] if again else first
+        history = again or [(first, 3)]
+        histories.append([*history, (start + timedelta(days=days), 3 if passed else 1)])
+    return histories
+
+
+def test_the_raise_spreads_the_shortfall_of_reviews_no_schedule_can_place() -> None:
+    w = fitting.weights(None)
+    # A card missed at first sight leaves its steps weaker than a day: a day later its chance
+    # is under 0.9. One right at first sight is placeable.
+    weak = fitting.memory.short_term_stability(w, fitting.memory.initial(w, 1)[0], 3)
+    assert fitting.memory.interval_for(w, weak, 0.9) < 1
+    assert fitting.memory.interval_for(w, fitting.memory.initial(w, 3)[0], 0.9) >= 1
+    chance = fitting.memory.recall_chance(w, weak, 1)
+    assert 0.75 < chance < 0.85
+
+    histories = cards_seen_twice(missed=60, learned=240)
+
+    # 60 reviews short by 0.9 - chance, made up by the 240 others.
+    expected = 60 * (0.9 - chance) / 240
+    assert fitting.retention_raise(histories, None, 0.9) == round(expected, 4)
+    # With every card placeable there is nothing to make up.
+    assert fitting.retention_raise(cards_seen_twice(missed=0, learned=300), None, 0.9) == 0
+    # At a lower desired retention the same weak cards can be placed a day on.
+    assert fitting.memory.recall_chance(w, weak, 1) > 0.75
+    assert fitting.retention_raise(histories, None, 0.75) == 0
+
+
+def test_the_raise_is_bounded_and_needs_a_hundred_reviews() -> None:
+    assert fitting.retention_raise(cards_seen_twice(missed=99, learned=0), None, 0.9) == 0
+    assert fitting.retention_raise(cards_seen_twice(missed=100, learned=0), None, 0.9) == (
+        fitting.RAISE_MAX
+    )
+    assert fitting.retention_raise(cards_seen_twice(missed=250, learned=50), None, 0.9) == (
+        fitting.RAISE_MAX
+    )
+
+
+def test_the_raise_follows_the_most_recent_reviews() -> None:
+    # The weak cards' reviews, all long ago, fall out of the window.
+    old = cards_seen_twice(missed=100, learned=0)
+    recent = [
+        [(when + timedelta(days=30), rating) for when, rating in card]
+        for card in cards_seen_twice(missed=0, learned=fitting.RAISE_WINDOW)
+    ]
+
+    assert fitting.retention_raise(old + recent, None, 0.9) == 0
+    assert fitting.retention_raise(recent + old, None, 0.9) == 0  # order of cards aside
+    assert fitting.retention_raise(old + recent[:-50], None, 0.9) > 0
+
+
+def test_the_raise_goes_by_predictions_not_by_what_the_learner_recalled() -> None:
+    remembered = cards_seen_twice(missed=60, learned=240, passed=True)
+    forgotten = cards_seen_twice(missed=60, learned=240, passed=False)
+
+    assert fitting.retention_raise(forgotten, None, 0.9) == fitting.retention_raise(
+        remembered, None, 0.9
+    )

@@ -208,3 +208,41 @@ def test_an_earlier_fit_gives_way_to_the_defaults_when_fits_predict_worse():
     owed: list[int] = []
     refit_sweep(refit=lambda user_id: None, rederive=owed.append)
     assert owed == [user.pk]
+
+
+def test_a_check_raises_the_aim_to_make_up_for_reviews_no_schedule_can_place():
+    from tests.engine.test_fitting import cards_seen_twice
+
+    histories = cards_seen_twice(missed=60, learned=240)
+    questions = QuestionFactory.create_batch(300, lesson=LessonFactory())
+    user = UserFactory()
+    Answer.objects.bulk_create(
+        Answer(
+            user=user, question=question, question_version=1,
+            status="correct" if rating > 1 else "incorrect", score=float(rating > 1),
+            rating=rating, created_at=when,
+        )
+        for question, card in zip(questions, histories, strict=True)
+        for when, rating in card
+    )  # fmt: skip
+    expected = fitting.retention_raise(histories, None, 0.9)
+    assert 0.005 < expected < fitting.RAISE_MAX
+
+    scheduler_fit(user=user, now=datetime(2026, 6, 1, tzinfo=UTC))
+
+    user.refresh_from_db()
+    assert user.retention_raise == expected
+    assert user.scheduled_retention == round(0.9 + expected, 4)
+    assert scheduler_config(user).desired_retention == user.scheduled_retention
+    # The aim never passes the highest retention a learner may ask for.
+    user.desired_retention = 0.98
+    assert scheduler_config(user).desired_retention == 0.99
+
+
+def test_the_raise_is_held_in_range_by_the_database():
+    from django.db import IntegrityError, transaction
+
+    user = UserFactory()
+    for bad in (-0.01, fitting.RAISE_MAX + 0.01):
+        with pytest.raises(IntegrityError), transaction.atomic():
+            type(user).objects.filter(pk=user.pk).update(retention_raise=bad)

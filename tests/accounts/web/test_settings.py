@@ -116,3 +116,15 @@ def test_the_settings_page_costs_the_same_queries_with_few_or_many_notifications
         return len(queries)
 
     assert queries_for(2) == queries_for(20)
+
+
+def test_the_page_says_when_reviews_are_aimed_above_the_desired_retention(web):
+    plain = UserFactory(desired_retention=0.9)
+    web.force_login(plain)
+    assert "aimed a little higher" not in text_of(web.get("/settings/"))
+
+    raised = UserFactory(desired_retention=0.9)
+    type(raised).objects.filter(pk=raised.pk).update(retention_raise=0.0183)
+    web.force_login(raised)
+    text = text_of(web.get("/settings/"))
+    assert "your reviews are aimed a little higher, at 0.92:" in text
