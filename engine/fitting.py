@@ -104,8 +104,12 @@ RAISE_WINDOW = 500
 """The learner's most recent scored reviews that set how far their schedule aims above their
 desired retention (`retention_raise`)."""
 
+RAISE_MIN_REVIEWS = 100
+"""Scored reviews needed before the schedule aims above the desired retention."""
+
 RAISE_MAX = 0.05
-"""The most the schedule aims above the desired retention."""
+"""The most the schedule aims above the desired retention (`User.retention_raise`'s check
+constraint holds the same bound)."""
 
 
 @dataclass(frozen=True)
@@ -389,13 +393,13 @@ def retention_raise(
     sight) has an interval of a whole day, and by then its chance of recall is under the
     desired one. Over the learner's last `RAISE_WINDOW` scored reviews, their shortfall (the
     desired retention less the chance of each, as `parameters` predict it) is spread over the
-    reviews that could be placed. Predictions, not outcomes: what the learner recalls or
-    forgets does not move it, only how their cards stand. At most `RAISE_MAX`; 0 with fewer
-    than a hundred scored reviews.
+    reviews that could be placed. Predictions, not outcomes: a review's own result does not
+    count, only the chance the model gave it. At most `RAISE_MAX`; 0 with fewer than
+    `RAISE_MIN_REVIEWS` scored reviews.
     """
     reviews = scored(histories, parameters)
     chance, stability = reviews.chance[-RAISE_WINDOW:], reviews.stability[-RAISE_WINDOW:]
-    if len(chance) < 100:
+    if len(chance) < RAISE_MIN_REVIEWS:
         return 0.0
     w = weights(parameters)
     # interval_for(w, s, desired) < 1 day, in one pass: it is linear in the stability.

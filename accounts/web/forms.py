@@ -299,7 +299,8 @@ class SettingsForm(forms.Form):
             field.help_text = (
                 f"{field.help_text} To keep you there, your reviews are aimed a little higher, "
                 f"at {user.scheduled_retention:.2f}: a card you missed the first time comes "
-                "back the next day already below your aim, and the others make up for it."
+                f"back the next day already under {user.desired_retention:.2f}, and the others "
+                "make up for it."
             )
         return form
 

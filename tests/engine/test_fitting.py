@@ -267,6 +267,7 @@ def test_the_raise_spreads_the_shortfall_of_reviews_no_schedule_can_place() -> N
 
 
 def test_the_raise_is_bounded_and_needs_a_hundred_reviews() -> None:
+    assert fitting.RAISE_MIN_REVIEWS == 100
     assert fitting.retention_raise(cards_seen_twice(missed=99, learned=0), None, 0.9) == 0
     assert fitting.retention_raise(cards_seen_twice(missed=100, learned=0), None, 0.9) == (
         fitting.RAISE_MAX

@@ -243,6 +243,7 @@ def test_the_raise_is_held_in_range_by_the_database():
     from django.db import IntegrityError, transaction
 
     user = UserFactory()
+    type(user).objects.filter(pk=user.pk).update(retention_raise=fitting.RAISE_MAX)
     for bad in (-0.01, fitting.RAISE_MAX + 0.01):
         with pytest.raises(IntegrityError), transaction.atomic():
             type(user).objects.filter(pk=user.pk).update(retention_raise=bad)
