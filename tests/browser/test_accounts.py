@@ -79,10 +79,16 @@ def test_the_sign_up_page_as_a_visitor_sees_it(open_browser):
 @MODES
 def test_a_learner_changes_the_time_zone_and_sees_it_saved(open_browser, javascript):
     browse = open_browser(javascript=javascript)
-    user = UserFactory()
+    user = UserFactory(retention_raise=0.0183)  # a check found reviews no schedule can place
     signed_in(browse, user)
 
     browse.go("/settings/")
+    retention = browse.page.get_by_label("Desired retention")
+    assert retention.input_value() == "0.9"
+    assert (
+        "your reviews are aimed a little higher, at 0.92"
+        in browse.page.locator(f"#{retention.get_attribute('aria-describedby')}").inner_text()
+    )
     zone = browse.page.get_by_label("Time zone")
     if javascript:  # the browser's own zone is offered for a learner still on UTC
         assert zone.input_value() == "Europe/Paris"
