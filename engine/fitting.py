@@ -61,15 +61,15 @@ FOLDS = (0.5, 0.75, 1.0)
 each fit is made on the reviews before a period and judged on those in it."""
 
 MARGIN_Z = 3.5
-"""How many standard errors of the paired difference in log loss a fit must win by. A learner
-is checked again and again as reviews come, so the bar is well above a single test's 2: in
-`bench.simulate`, of 100 learners whose memory is exactly the defaults, one or two kept a fit
-at 2 and none or one at 2.5 (two seeds), each predicting the reviews after it worse; at 3,
-none with two seeds of three and one with the third (some five checks each: at 3 a check's
-false keep has a chance of about 1 in 700, about 0.7 expected in 100 learners). At 3.5 none
-kept one with four seeds. The price is paid by learners whose memory differs from the
-defaults only a little: with their own parameters 12 to 15 learners in 100 kept a fit within
-half a year (four seeds), against 15 to 19 at 3 (three seeds)."""
+"""How many standard errors of the paired difference in log loss a fit must win by. A learner is
+checked again and again as reviews come, so the bar is well above a single test's 2: in
+`bench.simulate`, of 100 learners whose memory is exactly the defaults, one or two kept a fit at
+2 and none or one at 2.5 (two seeds), each predicting the reviews after it worse; at 3, none
+with two seeds of three and one with the third (some five checks each: at 3 a check's false keep
+has a chance of about 1 in 700, about 0.7 expected in 100 learners). At 3.5 one learner in 400
+kept one (four seeds, with the retention raise; none without it). The price is paid by learners
+whose memory differs from the defaults only a little: with their own parameters 11 to 17
+learners in 100 kept a fit within half a year (four seeds), against 15 to 19 at 3 (three seeds)."""
 
 EPOCHS = 160
 """Passes fsrs-rs makes over the reviews. Its default, 5, leaves a learner's fit well short of
