@@ -8,6 +8,8 @@ from django.db import models
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
+from engine.scheduling import aimed_retention
+
 
 def validate_timezone(value: str) -> None:
     from django.core.exceptions import ValidationError
@@ -99,7 +101,7 @@ class User(AbstractUser):
     def scheduled_retention(self) -> float:
         """The chance of recall the scheduler aims each review it can place at: the desired
         retention, raised to make up for the reviews it cannot place."""
-        return round(min(self.desired_retention + self.retention_raise, 0.99), 4)
+        return aimed_retention(self.desired_retention, self.retention_raise)
 
     @property
     def is_pro(self) -> bool:

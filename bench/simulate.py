@@ -98,6 +98,7 @@ from engine.scheduling import (  # noqa: E402
     CardState,
     Rating,
     SchedulerConfig,
+    aimed_retention,
     rating_for,
     replay,
     retrievability,
@@ -382,7 +383,9 @@ def simulate_learner(
                 run.kept.append((day_start, kept))
             if policy.aim:  # as reviews.fitting.scheduler_fit sets it, before re-deriving
                 raised = fitting.retention_raise(histories, config.parameters, DESIRED["retention"])
-                config = replace(config, desired_retention=min(DESIRED["retention"] + raised, 0.99))
+                config = replace(
+                    config, desired_retention=aimed_retention(DESIRED["retention"], raised)
+                )
                 run.raises.append(raised)
             if kept is not None and policy.rederive:
                 for item in np.flatnonzero(~new):

@@ -188,6 +188,16 @@ class CardState:
         )
 
 
+RETENTION_MAX = 0.99
+"""The highest retention a schedule aims at (and a learner may ask for)."""
+
+
+def aimed_retention(desired: float, raised: float) -> float:
+    """The retention the reviews that can be placed are aimed at: the desired one, raised by
+    `engine.fitting.retention_raise` for those that cannot, at most `RETENTION_MAX`."""
+    return round(min(desired + raised, RETENTION_MAX), 4)
+
+
 @dataclass(frozen=True)
 class SchedulerConfig:
     """One learner's scheduler settings; the defaults are fsrs's.
@@ -210,7 +220,7 @@ class SchedulerConfig:
             object.__setattr__(self, "parameters", tuple(float(w) for w in self.parameters))
         object.__setattr__(self, "learning_steps", tuple(self.learning_steps))
         object.__setattr__(self, "relearning_steps", tuple(self.relearning_steps))
-        if not 0.7 <= self.desired_retention <= 0.99:
+        if not 0.7 <= self.desired_retention <= RETENTION_MAX:
             raise ValueError("desired_retention must be from 0.7 to 0.99")
         if self.maximum_interval < 1:
             raise ValueError("maximum_interval must be at least 1 day")
